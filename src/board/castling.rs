@@ -1,0 +1,91 @@
+//! Castling rights: which rooks may still castle, for standard chess and Chess960.
+
+use super::{Color, Square};
+
+/// The side of the board a rook castles on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CastleSide {
+    /// Towards the h-file (O-O).
+    King = 0,
+    /// Towards the a-file (O-O-O).
+    Queen = 1,
+}
+
+impl CastleSide {
+    /// Both sides, king side first.
+    pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
+}
+
+/// The rights as 4 bits (white O-O, white O-O-O, black O-O, black O-O-O), the rook of
+/// each right, and for each square the rights that survive a move touching it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Castling {
+    rights: u8,
+    rooks: [[Square; 2]; 2],
+    keep: [u8; 64],
+}
+
+impl Default for Castling {
+    fn default() -> Self {
+        Self {
+            rights: 0,
+            rooks: [[Square::new(0); 2]; 2],
+            keep: [0xF; 64],
+        }
+    }
+}
+
+/// The bit of one right.
+#[inline(always)]
+pub const fn bit(color: Color, side: CastleSide) -> u8 {
+    1 << (color as u8 * 2 + side as u8)
+}
+
+impl Castling {
+    /// The rights as 4 bits (see [`bit`]).
+    #[inline(always)]
+    pub const fn bits(&self) -> u8 {
+        self.rights
+    }
+
+    /// Whether `color` may still castle on `side`.
+    #[inline(always)]
+    pub const fn has(&self, color: Color, side: CastleSide) -> bool {
+        self.rights & bit(color, side) != 0
+    }
+
+    /// Whether `color` has any right left.
+    #[inline(always)]
+    pub const fn any(&self, color: Color) -> bool {
+        self.rights & (3 << (color as u8 * 2)) != 0
+    }
+
+    /// The rook that castles on `side`; meaningful only while the right is held.
+    #[inline(always)]
+    pub const fn rook(&self, color: Color, side: CastleSide) -> Square {
+        self.rooks[color as usize][side as usize]
+    }
+
+    /// Grants a right: the king on `king`, the rook on `rook`.
+    pub fn add(&mut self, color: Color, side: CastleSide, king: Square, rook: Square) {
+        let b = bit(color, side);
+        self.rights |= b;
+        self.rooks[color as usize][side as usize] = rook;
+        self.keep[rook.index()] &= !b;
+        self.keep[king.index()] &= !(3 << (color as u8 * 2));
+    }
+
+    /// Drops the rights lost by a move from `from` to `to`; returns the old bits.
+    #[inline(always)]
+    pub fn update(&mut self, from: Square, to: Square) -> u8 {
+        let old = self.rights;
+        self.rights &= self.keep[from.index()] & self.keep[to.index()];
+        old
+    }
+
+    /// Restores bits returned by [`update`](Self::update).
+    #[inline(always)]
+    pub fn restore(&mut self, bits: u8) {
+        self.rights = bits;
+    }
+}

@@ -1,0 +1,249 @@
+//! Make and unmake: apply a legal move and take it back exactly.
+
+use super::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Position, Square, zobrist};
+use crate::movegen::attacks;
+
+/// What [`Position::unmake`] needs that the move does not say: a small `Copy` record kept
+/// by the caller (on its stack) between `make` and `unmake`.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: Piece,
+    castling: u8,
+    ep: Option<Square>,
+    halfmove: u16,
+    key: u64,
+}
+
+impl Undo {
+    /// The piece the move captured, or `Piece::NONE`.
+    pub fn captured(&self) -> Piece {
+        self.captured
+    }
+}
+
+impl Position {
+    /// Plays the legal move `mv`; returns what [`unmake`](Self::unmake) needs.
+    #[inline(always)]
+    pub fn make(&mut self, mv: Move) -> Undo {
+        let us = self.side;
+        let them = us.flip();
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.piece_on(from);
+        let mut undo = Undo {
+            captured: Piece::NONE,
+            castling: self.castling.bits(),
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        let mut key = self.key ^ zobrist::side();
+        if let Some(ep) = self.ep.take() {
+            key ^= zobrist::en_passant(ep);
+        }
+        self.halfmove += 1;
+
+        match mv.kind() {
+            MoveKind::Normal => {
+                let captured = self.piece_on(to);
+                if !captured.is_none() {
+                    self.remove(to, captured);
+                    key ^= zobrist::piece(captured, to);
+                    undo.captured = captured;
+                    self.halfmove = 0;
+                }
+                self.shift(from, to, piece);
+                key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+                if piece.kind() == PieceType::Pawn {
+                    self.halfmove = 0;
+                    if from.index() ^ to.index() == 16 {
+                        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+                        if (attacks::pawn(us, ep) & self.colored(them, PieceType::Pawn)).any() {
+                            self.ep = Some(ep);
+                            key ^= zobrist::en_passant(ep);
+                        }
+                    }
+                }
+            }
+            MoveKind::Promotion => {
+                let captured = self.piece_on(to);
+                if !captured.is_none() {
+                    self.remove(to, captured);
+                    key ^= zobrist::piece(captured, to);
+                    undo.captured = captured;
+                }
+                let promoted = Piece::new(us, mv.promotion_piece().unwrap_or(PieceType::Queen));
+                self.remove(from, piece);
+                self.put(to, promoted);
+                key ^= zobrist::piece(piece, from) ^ zobrist::piece(promoted, to);
+                self.halfmove = 0;
+            }
+            MoveKind::EnPassant => {
+                let cap_sq = Square::from_coords(to.file(), from.rank());
+                let captured = Piece::new(them, PieceType::Pawn);
+                self.remove(cap_sq, captured);
+                self.shift(from, to, piece);
+                key ^= zobrist::piece(captured, cap_sq)
+                    ^ zobrist::piece(piece, from)
+                    ^ zobrist::piece(piece, to);
+                undo.captured = captured;
+                self.halfmove = 0;
+            }
+            MoveKind::Castling => {
+                let rook = Piece::new(us, PieceType::Rook);
+                let (king_to, rook_to) = (
+                    Move::castling_king_to(from, to),
+                    Move::castling_rook_to(from, to),
+                );
+                self.remove(from, piece);
+                self.remove(to, rook);
+                self.put(king_to, piece);
+                self.put(rook_to, rook);
+                key ^= zobrist::piece(piece, from)
+                    ^ zobrist::piece(piece, king_to)
+                    ^ zobrist::piece(rook, to)
+                    ^ zobrist::piece(rook, rook_to);
+            }
+        }
+
+        let old = self.castling.update(from, to);
+        if old != self.castling.bits() {
+            key ^= zobrist::castling(old) ^ zobrist::castling(self.castling.bits());
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = them;
+        self.key = key;
+        undo
+    }
+
+    /// Takes back `mv`, which must be the last move made, with the record `make` returned.
+    #[inline(always)]
+    pub fn unmake(&mut self, mv: Move, undo: &Undo) {
+        let them = self.side;
+        let us = them.flip();
+        self.side = us;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        match mv.kind() {
+            MoveKind::Normal => {
+                let piece = self.piece_on(to);
+                self.shift(to, from, piece);
+                if !undo.captured.is_none() {
+                    self.put(to, undo.captured);
+                }
+            }
+            MoveKind::Promotion => {
+                let promoted = self.piece_on(to);
+                self.remove(to, promoted);
+                self.put(from, Piece::new(us, PieceType::Pawn));
+                if !undo.captured.is_none() {
+                    self.put(to, undo.captured);
+                }
+            }
+            MoveKind::EnPassant => {
+                let piece = self.piece_on(to);
+                self.shift(to, from, piece);
+                self.put(Square::from_coords(to.file(), from.rank()), undo.captured);
+            }
+            MoveKind::Castling => {
+                let (king_to, rook_to) = (
+                    Move::castling_king_to(from, to),
+                    Move::castling_rook_to(from, to),
+                );
+                let king = Piece::new(us, PieceType::King);
+                let rook = Piece::new(us, PieceType::Rook);
+                self.remove(king_to, king);
+                self.remove(rook_to, rook);
+                self.put(from, king);
+                self.put(to, rook);
+            }
+        }
+        self.castling.restore(undo.castling);
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Passes the turn (for null-move search); the side to move must not be in check.
+    pub fn make_null(&mut self) -> Undo {
+        let undo = Undo {
+            captured: Piece::NONE,
+            castling: self.castling.bits(),
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        if let Some(ep) = self.ep.take() {
+            self.key ^= zobrist::en_passant(ep);
+        }
+        self.key ^= zobrist::side();
+        self.halfmove += 1;
+        self.side = self.side.flip();
+        undo
+    }
+
+    /// Takes back [`make_null`](Self::make_null).
+    pub fn unmake_null(&mut self, undo: &Undo) {
+        self.side = self.side.flip();
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Whether the move captures something (en passant included).
+    pub fn is_capture(&self, mv: Move) -> bool {
+        match mv.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castling => false,
+            _ => !self.piece_on(mv.to()).is_none(),
+        }
+    }
+
+    /// The squares of the pieces of `color` that attack `sq` on the current board.
+    pub fn attackers_of(&self, sq: Square, color: Color) -> Bitboard {
+        self.attackers_to(sq, self.occupied()) & self.color(color)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Position;
+    use crate::movegen::legal_moves;
+
+    /// Every move of every position reachable in two plies restores the position exactly.
+    fn check_restores(fen: &str) {
+        let mut pos = Position::from_fen(fen).expect("valid FEN");
+        let before = pos.clone();
+        for mv in legal_moves(&pos).iter().copied() {
+            let undo = pos.make(mv);
+            assert_eq!(pos.key(), pos.compute_key(), "key after {mv:?} in {fen}");
+            let inner = pos.clone();
+            for reply in legal_moves(&pos).iter().copied() {
+                let u2 = pos.make(reply);
+                assert_eq!(pos.key(), pos.compute_key(), "key after {mv:?} {reply:?}");
+                pos.unmake(reply, &u2);
+                assert_eq!(pos, inner);
+            }
+            pos.unmake(mv, &undo);
+            assert_eq!(pos, before, "unmake of {mv:?} in {fen}");
+        }
+    }
+
+    #[test]
+    fn make_unmake_restores_every_field() {
+        for fen in [
+            crate::board::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "8/8/3p4/1Pp4r/1K5k/5p2/4P1P1/1R6 w - c6 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "1r2k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ] {
+            check_restores(fen);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! The command line: `rookling` alone speaks UCI; subcommands run perft and the tools.
+
+mod error;
+mod perft;
+
+pub use error::CliError;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Rookling: a UCI chess engine with an exact, fast perft.
+///
+/// Run without a subcommand to speak UCI on stdin/stdout (as a GUI expects).
+#[derive(Parser, Debug)]
+#[command(name = "rookling", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree, divided by root move (Stockfish's format).
+    Perft(perft::PerftArgs),
+}
+
+/// Parses the arguments and runs the command; the exit status to return.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        None => {
+            crate::uci::run_stdio();
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Perft(args)) => perft::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("rookling: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! Attack tables: leapers computed at compile time, sliders built by `build.rs`.
+//!
+//! Slider look-ups use PEXT when the CPU has fast BMI2 (checked once by [`init`]) and
+//! fancy magic bitboards otherwise, so the default build runs on any x86-64 (or any CPU).
+
+use crate::board::{Bitboard, Color, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+}
+use generated::*;
+
+/// A `u64` table stored as little-endian bytes, aligned for reading as `u64`s.
+#[repr(C, align(64))]
+struct Aligned<T>(T);
+
+macro_rules! table {
+    ($name:ident, $len:expr, $file:literal) => {
+        static $name: Aligned<[u64; $len]> = Aligned(unsafe {
+            // SAFETY: build.rs wrote exactly `$len` little-endian u64s; any bit pattern is a
+            // valid u64 and the target is little-endian (checked below).
+            std::mem::transmute::<[u8; $len * 8], [u64; $len]>(*include_bytes!(concat!(
+                env!("OUT_DIR"),
+                "/",
+                $file
+            )))
+        });
+    };
+}
+
+#[cfg(target_endian = "big")]
+compile_error!("the attack tables are stored little-endian");
+
+table!(ROOK_PEXT, ROOK_TABLE_LEN, "rook_pext.bin");
+table!(ROOK_MAGIC, ROOK_TABLE_LEN, "rook_magic.bin");
+table!(BISHOP_PEXT, BISHOP_TABLE_LEN, "bishop_pext.bin");
+table!(BISHOP_MAGIC, BISHOP_TABLE_LEN, "bishop_magic.bin");
+table!(BETWEEN, 4096, "between.bin");
+table!(LINE, 4096, "line.bin");
+
+static USE_PEXT: AtomicBool = AtomicBool::new(false);
+
+/// Chooses PEXT look-ups when the CPU runs PEXT fast; cheap to call again.
+pub fn init() {
+    USE_PEXT.store(fast_pext(), Ordering::Relaxed);
+}
+
+/// Whether slider look-ups use PEXT.
+pub fn uses_pext() -> bool {
+    USE_PEXT.load(Ordering::Relaxed)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn fast_pext() -> bool {
+    if !std::arch::is_x86_feature_detected!("bmi2") {
+        return false;
+    }
+    // AMD before Zen 3 (family 0x19) runs PEXT in microcode, slower than magics.
+    let vendor = std::arch::x86_64::__cpuid(0);
+    let amd = vendor.ebx == u32::from_le_bytes(*b"Auth");
+    if !amd {
+        return true;
+    }
+    let eax = std::arch::x86_64::__cpuid(1).eax;
+    let family = ((eax >> 8) & 0xF) + ((eax >> 20) & 0xFF);
+    family >= 0x19
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn fast_pext() -> bool {
+    false
+}
+
+#[inline(always)]
+fn pext(value: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let result: u64;
+        // SAFETY: only reached when `init` found BMI2; PEXT reads registers only.
+        unsafe {
+            std::arch::asm!("pext {r}, {v}, {m}", r = lateout(reg) result, v = in(reg) value,
+                m = in(reg) mask, options(pure, nomem, nostack));
+        }
+        result
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (value, mask);
+        unreachable!("PEXT is only enabled on x86-64")
+    }
+}
+
+#[inline(always)]
+fn slider(
+    sq: Square,
+    occ: Bitboard,
+    masks: &[u64; 64],
+    magics: &[u64; 64],
+    offsets: &[u32; 64],
+    pext_table: &[u64],
+    magic_table: &[u64],
+) -> Bitboard {
+    let i = sq.index();
+    let mask = masks[i];
+    let base = offsets[i] as usize;
+    if USE_PEXT.load(Ordering::Relaxed) {
+        let index = base + pext(occ.0, mask) as usize;
+        // SAFETY: PEXT of a mask with n bits is below 2^n, the size of this square's slice.
+        Bitboard(unsafe { *pext_table.get_unchecked(index) })
+    } else {
+        let shift = 64 - mask.count_ones();
+        let index = base + ((occ.0 & mask).wrapping_mul(magics[i]) >> shift) as usize;
+        // SAFETY: the shift leaves as many bits as the mask has, the size of the slice.
+        Bitboard(unsafe { *magic_table.get_unchecked(index) })
+    }
+}
+
+/// Squares a rook on `sq` attacks with `occ` occupied.
+#[inline(always)]
+pub fn rook(sq: Square, occ: Bitboard) -> Bitboard {
+    slider(
+        sq,
+        occ,
+        &ROOK_MASKS,
+        &ROOK_MAGICS,
+        &ROOK_OFFSETS,
+        &ROOK_PEXT.0,
+        &ROOK_MAGIC.0,
+    )
+}
+
+/// Squares a bishop on `sq` attacks with `occ` occupied.
+#[inline(always)]
+pub fn bishop(sq: Square, occ: Bitboard) -> Bitboard {
+    slider(
+        sq,
+        occ,
+        &BISHOP_MASKS,
+        &BISHOP_MAGICS,
+        &BISHOP_OFFSETS,
+        &BISHOP_PEXT.0,
+        &BISHOP_MAGIC.0,
+    )
+}
+
+/// Squares a queen on `sq` attacks with `occ` occupied.
+#[inline(always)]
+pub fn queen(sq: Square, occ: Bitboard) -> Bitboard {
+    rook(sq, occ) | bishop(sq, occ)
+}
+
+/// Squares strictly between `a` and `b` when they share a line, else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(pair(&BETWEEN.0, a, b))
+}
+
+/// The whole line through `a` and `b` (edge to edge) when they share one, else empty.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(pair(&LINE.0, a, b))
+}
+
+/// The entry of a 64 x 64 square-pair table.
+#[inline(always)]
+fn pair(table: &[u64; 4096], a: Square, b: Square) -> u64 {
+    table[a.index() * 64 + b.index()]
+}
+
+const fn leaper(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < deltas.len() {
+            let f = (sq % 8) as i8 + deltas[i].0;
+            let r = (sq / 8) as i8 + deltas[i].1;
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                bits |= 1 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
+static KNIGHT: [Bitboard; 64] = leaper(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [Bitboard; 64] = leaper(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+static PAWN: [[Bitboard; 64]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
+
+/// Squares a knight on `sq` attacks.
+#[inline(always)]
+pub fn knight(sq: Square) -> Bitboard {
+    KNIGHT[sq.index()]
+}
+
+/// Squares a king on `sq` attacks.
+#[inline(always)]
+pub fn king(sq: Square) -> Bitboard {
+    KING[sq.index()]
+}
+
+/// Squares a pawn of `color` on `sq` attacks.
+#[inline(always)]
+pub fn pawn(color: Color, sq: Square) -> Bitboard {
+    PAWN[color.index()][sq.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).expect("valid square")
+    }
+
+    fn both_ways(check: impl Fn()) {
+        USE_PEXT.store(false, Ordering::Relaxed);
+        check();
+        init();
+        check();
+    }
+
+    #[test]
+    fn rook_stops_at_blockers() {
+        both_ways(|| {
+            let occ = Bitboard::from(sq("d6")) | Bitboard::from(sq("f4"));
+            let att = rook(sq("d4"), occ);
+            assert!(att.has(sq("d6")) && !att.has(sq("d7")));
+            assert!(att.has(sq("f4")) && !att.has(sq("g4")));
+            assert!(att.has(sq("d1")) && att.has(sq("a4")));
+            assert_eq!(att.count(), 2 + 2 + 3 + 3);
+        });
+    }
+
+    #[test]
+    fn bishop_stops_at_blockers() {
+        both_ways(|| {
+            let att = bishop(sq("c1"), Bitboard::from(sq("e3")));
+            assert_eq!(
+                att,
+                Bitboard::from(sq("b2"))
+                    | Bitboard::from(sq("a3"))
+                    | Bitboard::from(sq("d2"))
+                    | Bitboard::from(sq("e3"))
+            );
+        });
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(
+            between(sq("a1"), sq("d4")),
+            Bitboard::from(sq("b2")) | Bitboard::from(sq("c3"))
+        );
+        assert_eq!(between(sq("a1"), sq("b3")), Bitboard::EMPTY);
+        assert_eq!(line(sq("a1"), sq("b2")).count(), 8);
+        assert!(line(sq("a1"), sq("b3")).is_empty());
+    }
+
+    #[test]
+    fn leapers() {
+        assert_eq!(knight(sq("a1")).count(), 2);
+        assert_eq!(king(sq("e4")).count(), 8);
+        assert_eq!(pawn(Color::White, sq("a2")), Bitboard::from(sq("b3")));
+        assert_eq!(pawn(Color::Black, sq("h7")), Bitboard::from(sq("g6")));
+    }
+}

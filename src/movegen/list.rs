@@ -1,0 +1,69 @@
+//! `MoveList`: a fixed-capacity list of moves on the stack (no allocation).
+
+use crate::board::Move;
+use std::ops::Deref;
+
+/// The most legal moves any chess position has is 218; 256 leaves room.
+pub const MAX_MOVES: usize = 256;
+
+/// Up to [`MAX_MOVES`] moves, stored inline.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        Self {
+            moves: [Move::NULL; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        // SAFETY: a legal position has at most 218 moves, below the capacity.
+        unsafe { *self.moves.get_unchecked_mut(self.len) = mv };
+        self.len += 1;
+    }
+
+    /// The moves as a mutable slice (for sorting).
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+
+    #[inline(always)]
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
