@@ -9,4 +9,5 @@ pub mod board;
 pub mod cli;
 pub mod movegen;
 pub mod perft;
+pub mod search;
 pub mod uci;
