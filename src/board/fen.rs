@@ -310,7 +310,8 @@ mod tests {
     #[test]
     fn each_error() {
         use FenError::*;
-        let cases: &[(&str, fn(&FenError) -> bool)] = &[
+        type Expect = fn(&FenError) -> bool;
+        let cases: &[(&str, Expect)] = &[
             ("8/8/8/8/8/8/8/8 w", |e| matches!(e, FieldCount(2))),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", |e| {
                 matches!(e, FieldCount(7))
