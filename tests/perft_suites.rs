@@ -5,7 +5,7 @@ use rookling::board::Position;
 use rookling::perft::perft;
 
 /// Deepest count checked per position; deeper entries are left to `rookling suite`.
-const NODE_BUDGET: u64 = 2_000_000;
+const NODE_BUDGET: u64 = 20_000_000;
 
 /// `(fen, [(depth, count)])` for each line of an EPD suite.
 fn read_suite(path: &str) -> Vec<(String, Vec<(u32, u64)>)> {
