@@ -29,6 +29,7 @@ impl Control {
 pub struct Searcher {
     hash_mb: usize,
     threads: usize,
+    move_overhead_ms: u64,
 }
 
 /// The outcome of a search: the move to play and the expected reply.
@@ -46,6 +47,7 @@ impl Searcher {
         Self {
             hash_mb,
             threads: 1,
+            move_overhead_ms: 10,
         }
     }
 
@@ -57,6 +59,11 @@ impl Searcher {
     /// Sets the number of search threads (UCI `Threads`).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.max(1);
+    }
+
+    /// Time kept in reserve per move for the GUI and the link (UCI `Move Overhead`, ms).
+    pub fn set_move_overhead(&mut self, ms: u64) {
+        self.move_overhead_ms = ms;
     }
 
     /// Forgets everything learnt (UCI `ucinewgame`).
@@ -74,7 +81,7 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(String),
     ) -> SearchResult {
-        let _ = (history, self.hash_mb, self.threads);
+        let _ = (history, self.hash_mb, self.threads, self.move_overhead_ms);
         let moves = legal_moves(pos);
         let best = limits
             .searchmoves
