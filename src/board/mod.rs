@@ -15,7 +15,7 @@ mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use castling::{CastleSide, Castling};
+pub use castling::{CastlePath, CastleSide, Castling};
 pub use error::FenError;
 pub use make::Undo;
 pub use moves::{Move, MoveKind, UciMove};
