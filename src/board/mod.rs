@@ -17,7 +17,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use castling::{CastlePath, CastleSide, Castling};
 pub use error::FenError;
-pub use make::Undo;
+pub use make::{LiteUndo, Undo};
 pub use moves::{Move, MoveKind, UciMove};
 pub use types::{Color, Piece, PieceType, Square};
 

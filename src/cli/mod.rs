@@ -1,5 +1,6 @@
 //! The command line: `rookling` alone speaks UCI; subcommands run perft and the tools.
 
+mod bench_perft;
 mod error;
 mod perft;
 
@@ -22,6 +23,8 @@ pub struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree, divided by root move (Stockfish's format).
     Perft(perft::PerftArgs),
+    /// Time Rookling's perft against Stockfish's `go perft`, side by side.
+    PerftBench(bench_perft::BenchArgs),
 }
 
 /// Parses the arguments and runs the command; the exit status to return.
@@ -39,6 +42,7 @@ pub fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::PerftBench(args)) => bench_perft::run(args),
     };
     match result {
         Ok(code) => code,

@@ -60,8 +60,9 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 
 /// [`divide`] with options, ending early with `None` once `stop` is set.
 ///
-/// A hash table, if asked for, lives for this call only: every run starts from an empty
-/// table (if the memory cannot be had, the run goes without one).
+/// A hash table, if asked for, is allocated once and kept for later calls of the same
+/// size; each run sees only its own entries (if the memory cannot be had, the run goes
+/// without a table).
 pub fn divide_with(
     pos: &Position,
     depth: u32,
@@ -73,7 +74,7 @@ pub fn divide_with(
     }
     let table = match options.hash_mb {
         0 => None,
-        mb => hash::Table::new(mb),
+        mb => hash::Run::start(mb),
     };
     let ctx = Ctx {
         hash: table.as_ref(),

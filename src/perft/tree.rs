@@ -1,7 +1,8 @@
 //! The single-thread tree walk, specialised for speed.
 //!
 //! - Nodes two plies above the leaves ("frontier" nodes) list their moves, make each
-//!   and count the replies by popcount ([`Counter`]): the last ply is never made.
+//!   on the bitboards only (`make_lite`) and count the replies by popcount
+//!   ([`Counter`]): the last ply is never made.
 //! - The side to move is a type ([`Side`]); the generator itself specialises on whether
 //!   the side to move is in check.
 //! - The walk is compiled twice: once for any x86-64 and once with POPCNT, BMI1/2 and
@@ -9,9 +10,9 @@
 //!   everywhere and is still fast where the CPU allows (`target-cpu=native` makes both
 //!   copies the same).
 //! - Interior nodes of depth 2 and more are looked up in and stored to the optional
-//!   [`Table`], and from depth 3 up they give up early once `stop` is set.
+//!   [`Run`] of the hash table, and from depth 3 up they give up early once `stop` is set.
 
-use super::hash::Table;
+use super::hash::Run;
 use crate::board::{Color, Position};
 use crate::movegen::{Black, Counter, MoveList, Side, White, count_legal, generate};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What a walk shares with its caller: the optional hash table and the stop flag.
 pub(crate) struct Ctx<'a> {
     /// The perft hash table, if any.
-    pub hash: Option<&'a Table>,
+    pub hash: Option<&'a Run>,
     /// Set from outside to end the walk early; the count is then meaningless.
     pub stop: &'a AtomicBool,
 }
@@ -70,9 +71,9 @@ fn frontier<S: Side>(pos: &mut Position) -> u64 {
     generate::<S, _>(pos, &mut moves);
     let mut nodes = 0;
     for &mv in moves.iter() {
-        let undo = pos.make(mv);
+        let undo = pos.make_lite(mv);
         nodes += leaves::<S::Them>(pos);
-        pos.unmake(mv, &undo);
+        pos.unmake_lite(&undo);
     }
     nodes
 }
