@@ -89,8 +89,16 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
         options.threads,
         options.hash_mb,
         args.repeat,
-        if uses_modern_cpu() { "BMI2/POPCNT" } else { "baseline" },
-        if crate::movegen::attacks::uses_pext() { "PEXT" } else { "magic" },
+        if uses_modern_cpu() {
+            "BMI2/POPCNT"
+        } else {
+            "baseline"
+        },
+        if crate::movegen::attacks::uses_pext() {
+            "PEXT"
+        } else {
+            "magic"
+        },
     )?;
     writeln!(
         out,

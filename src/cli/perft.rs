@@ -4,10 +4,10 @@ use super::CliError;
 use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
 use crate::perft::{PerftOptions, divide_with};
-use std::sync::atomic::AtomicBool;
 use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
 /// Arguments of `rookling perft`.
 #[derive(Args, Debug)]

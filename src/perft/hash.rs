@@ -99,7 +99,8 @@ impl Table {
         let mut lowest = u64::MAX;
         for entry in bucket {
             let old = entry.data.load(Ordering::Relaxed);
-            if old & (GEN_MASK | DEPTH_MASK) == tag && old ^ entry.check.load(Ordering::Relaxed) == key
+            if old & (GEN_MASK | DEPTH_MASK) == tag
+                && old ^ entry.check.load(Ordering::Relaxed) == key
             {
                 victim = entry;
                 break;
