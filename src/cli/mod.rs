@@ -30,6 +30,10 @@ enum Command {
 
 /// Parses the arguments and runs the command; the exit status to return.
 pub fn main() -> ExitCode {
+    // Diagnostics go to stderr only; `RUST_LOG=debug` shows every UCI line in and out.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -22,6 +22,10 @@ pub struct PerftArgs {
     /// turn this on by themselves.
     #[arg(long)]
     pub chess960: bool,
+    /// Then break the count down by kind of last-ply move (captures, en passant, castles,
+    /// promotions, checks, discovered and double checks, checkmates).
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// Builds the position a command names: FEN, then the moves, with Chess960 spelling
@@ -50,5 +54,8 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         writeln!(out, "{}: {nodes}", mv.uci(chess960))?;
     }
     writeln!(out, "\nNodes searched: {total}")?;
+    if args.stats {
+        write!(out, "\n{}", crate::perft::stats::stats(&pos, args.depth))?;
+    }
     Ok(ExitCode::SUCCESS)
 }

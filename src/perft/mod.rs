@@ -7,6 +7,8 @@ use crate::board::{Color, Move, Position};
 use crate::movegen::{Black, Counter, MoveList, Side, White, generate, legal_moves};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub mod stats;
+
 /// How a perft runs: threads and hash table (UCI `Threads` / `PerftHash`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftOptions {
