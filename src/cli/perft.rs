@@ -24,6 +24,10 @@ pub struct PerftArgs {
     /// turn this on by themselves.
     #[arg(long)]
     pub chess960: bool,
+    /// Then break the count down by kind of last-ply move (captures, en passant, castles,
+    /// promotions, checks, discovered and double checks, checkmates).
+    #[arg(long)]
+    pub stats: bool,
     /// Threads counting at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: u16,
@@ -64,5 +68,8 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         writeln!(out, "{}: {nodes}", mv.uci(chess960))?;
     }
     writeln!(out, "\nNodes searched: {total}")?;
+    if args.stats {
+        write!(out, "\n{}", crate::perft::stats::stats(&pos, args.depth))?;
+    }
     Ok(ExitCode::SUCCESS)
 }

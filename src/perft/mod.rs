@@ -14,6 +14,8 @@ use crate::movegen::legal_moves;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tree::Ctx;
 
+pub mod stats;
+
 /// How a perft runs: threads and hash table (UCI `Threads` / `PerftHash`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftOptions {
