@@ -111,7 +111,10 @@ fn set_position(args: &[&str], chess960: bool) -> Result<Position, String> {
     let (mut pos, rest) = match args.split_first() {
         Some((&"startpos", rest)) => (Position::startpos(), rest),
         Some((&"fen", rest)) => {
-            let end = rest.iter().position(|&t| t == "moves").unwrap_or(rest.len());
+            let end = rest
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(rest.len());
             let fen = rest[..end].join(" ");
             let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
             (pos, &rest[end..])

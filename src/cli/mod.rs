@@ -1,5 +1,6 @@
 //! The command line: `rookling` alone speaks UCI; subcommands run perft and the tools.
 
+mod compare;
 mod error;
 mod perft;
 
@@ -22,6 +23,9 @@ pub struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree, divided by root move (Stockfish's format).
     Perft(perft::PerftArgs),
+    /// Find where two UCI engines' perft disagree: drill down to the position whose move
+    /// lists differ (exit status 0 agree, 1 differ, 2 error).
+    Compare(compare::CompareArgs),
 }
 
 /// Parses the arguments and runs the command; the exit status to return.
@@ -39,6 +43,7 @@ pub fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Compare(args)) => compare::run(args),
     };
     match result {
         Ok(code) => code,
