@@ -9,6 +9,7 @@
 pub mod board;
 pub mod cli;
 pub mod compare;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod search;

@@ -61,29 +61,48 @@ fn strings(value: &Value) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn kiwipete_depth_4_agrees_with_stockfish() {
-    let Some(stockfish) = common::stockfish_or_skip("kiwipete_depth_4_agrees_with_stockfish")
-    else {
+/// Rookling itself (the default candidate, speaking UCI) against Stockfish (the
+/// default reference when it is on PATH; here given explicitly).
+fn rookling_vs_stockfish(test: &str, fen: &str, depth: &str, nodes: u64) {
+    let Some(stockfish) = common::stockfish_or_skip(test) else {
         return;
     };
     let stockfish = stockfish.display().to_string();
-    let candidate = engine("none");
-    let (code, json) = compare_json(&[
-        "--depth",
-        "4",
-        "--fen",
-        KIWIPETE,
-        "--reference",
-        &stockfish,
-        "--candidate",
-        &candidate,
-    ]);
-    assert_eq!(code, 0, "{json}");
+    let (code, json) = compare_json(&["--depth", depth, "--fen", fen, "--reference", &stockfish]);
+    assert_eq!(code, 0, "{fen}: {json}");
     assert_eq!(json["agree"], true);
-    assert_eq!(json["reference_nodes"], 4_085_603);
-    assert_eq!(json["candidate_nodes"], 4_085_603);
+    assert_eq!(json["reference_nodes"], nodes);
+    assert_eq!(json["candidate_nodes"], nodes);
     assert_eq!(json["path"], serde_json::json!([]));
+}
+
+#[test]
+fn kiwipete_depth_4_agrees_with_stockfish() {
+    rookling_vs_stockfish("kiwipete_depth_4", KIWIPETE, "4", 4_085_603);
+}
+
+#[test]
+fn hard_positions_agree_with_stockfish() {
+    for (fen, depth, nodes) in [
+        (SEED_000, "5", 674_624),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4",
+            422_333,
+        ),
+        (
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "3",
+            62_379,
+        ),
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "4",
+            326_672,
+        ),
+    ] {
+        rookling_vs_stockfish("hard_positions", fen, depth, nodes);
+    }
 }
 
 /// Seed 000: the en passant capture out of check, dropped by the candidate, is found

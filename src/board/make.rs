@@ -40,7 +40,9 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             key ^= zobrist::en_passant(ep);
         }
-        self.halfmove += 1;
+        // Saturating: a game of 65,535 reversible moves is possible input (unmake restores
+        // the clock from `undo`, so this stays exact).
+        self.halfmove = self.halfmove.saturating_add(1);
 
         match mv.kind() {
             MoveKind::Normal => {
@@ -110,7 +112,7 @@ impl Position {
             key ^= zobrist::castling(old) ^ zobrist::castling(self.castling.bits());
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.wrapping_add(1);
         }
         self.side = them;
         self.key = key;
@@ -124,7 +126,7 @@ impl Position {
         let us = them.flip();
         self.side = us;
         if us == Color::Black {
-            self.fullmove -= 1;
+            self.fullmove = self.fullmove.wrapping_sub(1);
         }
         let (from, to) = (mv.from(), mv.to());
         match mv.kind() {
@@ -180,7 +182,7 @@ impl Position {
             self.key ^= zobrist::en_passant(ep);
         }
         self.key ^= zobrist::side();
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side = self.side.flip();
         undo
     }

@@ -1,5 +1,6 @@
 //! The command line: `rookling` alone speaks UCI; subcommands run perft and the tools.
 
+mod bench;
 mod compare;
 mod error;
 mod perft;
@@ -26,10 +27,17 @@ enum Command {
     /// Find where two UCI engines' perft disagree: drill down to the position whose move
     /// lists differ (exit status 0 agree, 1 differ, 2 error).
     Compare(compare::CompareArgs),
+    /// Search built-in positions to a fixed depth; prints `Nodes searched` and
+    /// `Nodes/second` last, as Stockfish's bench does.
+    Bench(bench::BenchArgs),
 }
 
 /// Parses the arguments and runs the command; the exit status to return.
 pub fn main() -> ExitCode {
+    // Diagnostics go to stderr only; `RUST_LOG=debug` shows every UCI line in and out.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -44,6 +52,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
     };
     match result {
         Ok(code) => code,

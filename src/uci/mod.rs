@@ -1,6 +1,98 @@
-//! The UCI front end (being written: issue 4).
+//! The UCI front end: `rookling` with no arguments speaks UCI on stdin/stdout.
+//!
+//! The loop thread ([`run`]) reads lines, parses them ([`parse`]: the pre-parser plus
+//! vampirc-uci) and applies them to the [`engine::Engine`], which owns the position and
+//! the options. Perft and search run on a worker thread ([`worker`]), so `isready`,
+//! `stop` and `quit` are answered at once even while it counts.
+//!
+//! Files: `command` (what a line means), `preparse` (what vampirc-uci cannot parse),
+//! `parse`, `engine` (state and commands), `worker`, `options`, `display` (`d`),
+//! `output` (every line written to stdout).
+
+pub mod command;
+mod display;
+pub mod engine;
+mod options;
+mod output;
+pub mod parse;
+mod preparse;
+pub mod worker;
+
+pub use command::{Command, ParseError};
+pub use parse::parse;
+
+use engine::{Engine, Flow};
+use std::io::{BufRead, Read};
+
+/// Lines longer than this are refused (the rest of the line is skipped).
+const MAX_LINE: u64 = 64 << 20;
 
 /// Speaks UCI on stdin/stdout until `quit` or end of input.
 pub fn run_stdio() {
-    log::error!("the UCI loop is not written yet");
+    run(std::io::stdin().lock());
+}
+
+/// Speaks UCI reading `input` (answers go to stdout) until `quit` or end of input.
+pub fn run<R: BufRead>(mut input: R) {
+    let mut engine = match Engine::new() {
+        Ok(engine) => engine,
+        Err(e) => {
+            log::error!("cannot start the worker thread: {e}");
+            return;
+        }
+    };
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        let read = (&mut input).take(MAX_LINE).read_until(b'\n', &mut bytes);
+        match read {
+            Ok(0) => {
+                log::debug!("end of input");
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                log::error!("cannot read input: {e}");
+                break;
+            }
+        }
+        if bytes.len() as u64 >= MAX_LINE && bytes.last() != Some(&b'\n') {
+            skip_rest_of_line(&mut input);
+            output::info(&format!(
+                "error: a line longer than {MAX_LINE} bytes was ignored"
+            ));
+            continue;
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let line = line.trim_end_matches(['\n', '\r']);
+        log::debug!("<< {line}");
+        let flow = match parse(line) {
+            Ok(command) => engine.handle(command),
+            Err(e) => {
+                engine.refuse(&e);
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    engine.shut_down();
+}
+
+/// Reads and drops input up to the next line break.
+fn skip_rest_of_line<R: BufRead>(input: &mut R) {
+    loop {
+        let (done, used) = match input.fill_buf() {
+            Ok([]) | Err(_) => return,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, buf.len()),
+            },
+        };
+        input.consume(used);
+        if done {
+            return;
+        }
+    }
 }

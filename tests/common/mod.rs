@@ -4,7 +4,9 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
 
 /// Stockfish on PATH, else Debian's `/usr/games/stockfish`. When it is missing the test
 /// is skipped with a printed reason, except under CI (`CI` set), where that is a failure.
@@ -28,54 +30,109 @@ pub fn stockfish_or_skip(test: &str) -> Option<PathBuf> {
     found
 }
 
-/// A UCI engine process driven line by line.
+/// How long any single answer may take before a test fails instead of hanging.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A UCI engine process driven line by line. Its output is read on a thread, so a
+/// missing answer fails the test after [`ANSWER_TIMEOUT`] instead of hanging it.
 pub struct Uci {
     child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    input: Option<ChildStdin>,
+    output: Receiver<String>,
 }
 
 impl Uci {
     /// Starts `program` and completes the `uci` handshake.
     pub fn start(program: &std::path::Path) -> Self {
+        let mut uci = Self::spawn(program, &[]);
+        uci.send("uci");
+        uci.read_until(|l| l == "uciok");
+        uci
+    }
+
+    /// Starts `program` with environment variables `env`, without a handshake.
+    pub fn spawn(program: &std::path::Path, env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(program)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("engine starts");
         let input = child.stdin.take().expect("piped stdin");
-        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
-        let mut uci = Self {
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (tx, output) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Self {
             child,
-            input,
+            input: Some(input),
             output,
-        };
-        uci.send("uci");
-        uci.read_until(|l| l == "uciok");
-        uci
+        }
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").expect("engine reads its input");
-        self.input.flush().expect("engine reads its input");
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Sends raw bytes (not necessarily UTF-8, not necessarily a whole line).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let input = self.input.as_mut().expect("input still open");
+        input.write_all(bytes).expect("engine reads its input");
+        input.flush().expect("engine reads its input");
+    }
+
+    /// The next line, or `None` when none comes within `timeout` (or output closed).
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        self.output.recv_timeout(timeout).ok()
     }
 
     /// Reads lines up to and including the first that satisfies `last`.
     pub fn read_until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
-            let mut line = String::new();
-            let n = self.output.read_line(&mut line).expect("engine output");
-            assert!(n > 0, "engine closed its output after {lines:?}");
-            let line = line.trim_end().to_string();
+            let line = match self.output.recv_timeout(ANSWER_TIMEOUT) {
+                Ok(line) => line.trim_end().to_string(),
+                Err(e) => panic!("no answer from the engine ({e}) after {lines:?}"),
+            };
             let done = last(&line);
             lines.push(line);
             if done {
                 return lines;
             }
         }
+    }
+
+    /// Sends `isready` and returns every line before `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.read_until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Closes the engine's input (end of file).
+    pub fn close_input(&mut self) {
+        self.input = None;
+    }
+
+    /// Waits up to `timeout` for the process to exit; its status, or `None`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let start = Instant::now();
+        while start.elapsed() < timeout {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        None
     }
 
     /// `go perft depth` on `fen`: the divide lines (sorted) and the total.
@@ -98,7 +155,9 @@ impl Uci {
 
 impl Drop for Uci {
     fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
+        if let Some(input) = self.input.as_mut() {
+            let _ = writeln!(input, "quit");
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

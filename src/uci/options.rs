@@ -1,0 +1,314 @@
+//! The UCI options: their declarations (printed for `uci`), their values, and
+//! `setoption` checking (names case-insensitive, as in Stockfish).
+
+use std::fmt;
+
+/// What kind of value an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// An integer in `min..=max`.
+    Spin { default: u64, min: u64, max: u64 },
+    /// `true` or `false`.
+    Check { default: bool },
+    /// No value: setting it does something.
+    Button,
+}
+
+/// Which option a declaration is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Id {
+    Threads,
+    Hash,
+    ClearHash,
+    Ponder,
+    MoveOverhead,
+    Chess960,
+    PerftHash,
+}
+
+/// One declared option.
+struct Spec {
+    id: Id,
+    name: &'static str,
+    kind: Kind,
+}
+
+/// Every option, in the order `uci` lists them.
+const SPECS: [Spec; 7] = [
+    Spec {
+        id: Id::Threads,
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 1024,
+        },
+    },
+    Spec {
+        id: Id::Hash,
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 33_554_432,
+        },
+    },
+    Spec {
+        id: Id::ClearHash,
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+    Spec {
+        id: Id::Ponder,
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::MoveOverhead,
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    Spec {
+        id: Id::Chess960,
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::PerftHash,
+        name: "PerftHash",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 65_536,
+        },
+    },
+];
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type ", self.name)?;
+        match self.kind {
+            Kind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            Kind::Check { default } => write!(f, "check default {default}"),
+            Kind::Button => write!(f, "button"),
+        }
+    }
+}
+
+/// The `option ...` lines `uci` prints.
+pub fn declarations() -> Vec<String> {
+    SPECS.iter().map(|s| s.to_string()).collect()
+}
+
+/// The current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `Threads`: search and perft threads.
+    pub threads: usize,
+    /// `Hash`: search hash table, MB.
+    pub hash_mb: usize,
+    /// `Ponder`: whether the GUI may let us ponder (informative).
+    pub ponder: bool,
+    /// `Move Overhead`, ms.
+    pub move_overhead_ms: u64,
+    /// `UCI_Chess960`: castling spelled king-takes-rook.
+    pub chess960: bool,
+    /// `PerftHash`: perft hash table, MB (0 = none).
+    pub perft_hash_mb: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        let spin = |id| match SPECS.iter().find(|s| s.id == id).map(|s| s.kind) {
+            Some(Kind::Spin { default, .. }) => default,
+            _ => 0,
+        };
+        Self {
+            threads: spin(Id::Threads) as usize,
+            hash_mb: spin(Id::Hash) as usize,
+            ponder: false,
+            move_overhead_ms: spin(Id::MoveOverhead),
+            chess960: false,
+            perft_hash_mb: spin(Id::PerftHash) as usize,
+        }
+    }
+}
+
+/// What a successful `setoption` asks the engine to do besides storing the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more.
+    None,
+    /// Resize the search hash table.
+    Hash(usize),
+    /// Change the number of search threads.
+    Threads(usize),
+    /// Change the move overhead.
+    MoveOverhead(u64),
+    /// Clear the search's memory.
+    ClearHash,
+    /// Switch the current position's castling spelling.
+    Chess960(bool),
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has that name.
+    Unknown(String),
+    /// A spin or check option without `value`.
+    MissingValue(&'static str),
+    /// A value that is not of the option's type or outside its range.
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+        /// What it must be.
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unknown(name) => write!(f, "no such option: '{name}'"),
+            Self::MissingValue(name) => write!(f, "option {name} needs a value"),
+            Self::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(
+                f,
+                "option {name}: '{value}' is not {expected}, value unchanged"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl Options {
+    /// Applies `setoption name <name> [value <value>]`; on error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
+        let name = name.trim();
+        let spec = SPECS
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| OptionError::Unknown(super::preparse::quote(name)))?;
+        let value = value.map(str::trim);
+        let bad = |value: &str, expected: String| OptionError::BadValue {
+            name: spec.name,
+            value: super::preparse::quote(value),
+            expected,
+        };
+        match spec.kind {
+            Kind::Button => Ok(self.apply(spec.id, 0)),
+            Kind::Spin { min, max, .. } => {
+                let value = value.ok_or(OptionError::MissingValue(spec.name))?;
+                let expected = || format!("a whole number from {min} to {max}");
+                let n: u64 = value.parse().map_err(|_| bad(value, expected()))?;
+                if !(min..=max).contains(&n) {
+                    return Err(bad(value, expected()));
+                }
+                Ok(self.apply(spec.id, n))
+            }
+            Kind::Check { .. } => {
+                let value = value.ok_or(OptionError::MissingValue(spec.name))?;
+                let on = if value.eq_ignore_ascii_case("true") {
+                    true
+                } else if value.eq_ignore_ascii_case("false") {
+                    false
+                } else {
+                    return Err(bad(value, "true or false".into()));
+                };
+                Ok(self.apply(spec.id, on as u64))
+            }
+        }
+    }
+
+    /// Stores a checked value; the effect it has.
+    fn apply(&mut self, id: Id, n: u64) -> Effect {
+        match id {
+            Id::Threads => {
+                self.threads = n as usize;
+                Effect::Threads(self.threads)
+            }
+            Id::Hash => {
+                self.hash_mb = n as usize;
+                Effect::Hash(self.hash_mb)
+            }
+            Id::ClearHash => Effect::ClearHash,
+            Id::Ponder => {
+                self.ponder = n != 0;
+                Effect::None
+            }
+            Id::MoveOverhead => {
+                self.move_overhead_ms = n;
+                Effect::MoveOverhead(n)
+            }
+            Id::Chess960 => {
+                self.chess960 = n != 0;
+                Effect::Chess960(self.chess960)
+            }
+            Id::PerftHash => {
+                self.perft_hash_mb = n as usize;
+                Effect::None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_uci() {
+        let lines = declarations();
+        assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 33554432".into()));
+        assert!(lines.contains(&"option name Clear Hash type button".into()));
+        assert!(lines.contains(&"option name UCI_Chess960 type check default false".into()));
+        assert!(
+            lines.contains(&"option name PerftHash type spin default 0 min 0 max 65536".into())
+        );
+    }
+
+    #[test]
+    fn ranges_and_names() {
+        let mut o = Options::default();
+        assert_eq!(o.set("hash", Some("64")), Ok(Effect::Hash(64)));
+        assert_eq!(o.hash_mb, 64);
+        assert!(o.set("Hash", Some("0")).is_err());
+        assert!(o.set("Hash", Some("33554433")).is_err());
+        assert!(o.set("Hash", Some("-1")).is_err());
+        assert!(o.set("Hash", Some("12abc")).is_err());
+        assert!(o.set("Hash", None).is_err());
+        assert_eq!(o.hash_mb, 64, "refused values change nothing");
+        assert_eq!(
+            o.set("move overhead", Some("100")),
+            Ok(Effect::MoveOverhead(100))
+        );
+        assert_eq!(o.set("Clear Hash", None), Ok(Effect::ClearHash));
+        assert_eq!(
+            o.set("uci_chess960", Some("TRUE")),
+            Ok(Effect::Chess960(true))
+        );
+        assert!(o.set("UCI_Chess960", Some("yes")).is_err());
+        assert!(o.chess960);
+        assert!(matches!(
+            o.set("Skill", Some("3")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert_eq!(o.set("Threads", Some("1024")), Ok(Effect::Threads(1024)));
+        assert!(o.set("Threads", Some("1025")).is_err());
+        assert_eq!(o.set("PerftHash", Some("65536")), Ok(Effect::None));
+        assert_eq!(o.perft_hash_mb, 65536);
+    }
+}

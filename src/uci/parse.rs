@@ -1,0 +1,225 @@
+//! `parse`: one line of input to a [`Command`], a pure function.
+//!
+//! The pre-parser ([`super::preparse`]) handles what vampirc-uci cannot; vampirc-uci
+//! parses the rest. A panic inside vampirc (it has `unwrap`s on numbers) is caught and
+//! turned into an error, though the pre-parser is meant to keep it from happening.
+
+use super::command::{Command, GoParams, ParseError};
+use super::preparse::{Route, quote, route};
+use vampirc_uci::{UciMessage, UciTimeControl};
+
+/// Parses one line (without its line break).
+pub fn parse(line: &str) -> Result<Command, ParseError> {
+    match route(line) {
+        Route::Done(result) => result,
+        Route::Vampirc {
+            line,
+            command,
+            ignored,
+        } => {
+            let message = std::panic::catch_unwind(|| vampirc_uci::parse_one(&line));
+            let bad = || ParseError::Malformed {
+                command,
+                why: format!("cannot read '{}'", quote(&line)),
+            };
+            match message {
+                Ok(message) => from_vampirc(message, ignored).ok_or_else(bad),
+                Err(_) => Err(bad()),
+            }
+        }
+    }
+}
+
+/// The command for a message vampirc parsed; `None` for one the engine does not take.
+fn from_vampirc(message: UciMessage, ignored: Vec<String>) -> Option<Command> {
+    Some(match message {
+        UciMessage::Uci => Command::Uci,
+        UciMessage::Debug(on) => Command::Debug(on),
+        UciMessage::IsReady => Command::IsReady,
+        UciMessage::Register { .. } => Command::Register,
+        UciMessage::SetOption { name, value } => Command::SetOption { name, value },
+        UciMessage::UciNewGame => Command::UciNewGame,
+        UciMessage::Stop => Command::Stop,
+        UciMessage::PonderHit => Command::PonderHit,
+        UciMessage::Quit => Command::Quit,
+        UciMessage::Go {
+            time_control,
+            search_control,
+        } => Command::Go {
+            params: go_params(time_control, search_control),
+            ignored,
+        },
+        _ => return None,
+    })
+}
+
+/// Milliseconds of a vampirc duration (negative ones count as 0).
+fn millis(d: Option<vampirc_uci::Duration>) -> Option<u64> {
+    d.map(|d| d.num_milliseconds().max(0) as u64)
+}
+
+fn go_params(
+    time: Option<UciTimeControl>,
+    search: Option<vampirc_uci::UciSearchControl>,
+) -> GoParams {
+    let mut params = GoParams::default();
+    match time {
+        Some(UciTimeControl::Ponder) => params.ponder = true,
+        Some(UciTimeControl::Infinite) => params.infinite = true,
+        Some(UciTimeControl::MoveTime(d)) => params.movetime = millis(Some(d)),
+        Some(UciTimeControl::TimeLeft {
+            white_time,
+            black_time,
+            white_increment,
+            black_increment,
+            moves_to_go,
+        }) => {
+            params.wtime = millis(white_time);
+            params.btime = millis(black_time);
+            params.winc = millis(white_increment);
+            params.binc = millis(black_increment);
+            params.movestogo = moves_to_go.map(u32::from);
+        }
+        None => {}
+    }
+    if let Some(search) = search {
+        params.depth = search.depth.map(u32::from);
+        params.mate = search.mate.map(u32::from);
+        params.nodes = search.nodes;
+        params.searchmoves = search.search_moves.iter().map(|m| m.to_string()).collect();
+    }
+    params
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uci::command::Start;
+    use proptest::prelude::*;
+
+    fn go(line: &str) -> GoParams {
+        match parse(line) {
+            Ok(Command::Go { params, .. }) => params,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(parse("uci"), Ok(Command::Uci));
+        assert_eq!(parse("  isready \t"), Ok(Command::IsReady));
+        assert_eq!(parse("ucinewgame"), Ok(Command::UciNewGame));
+        assert_eq!(parse("stop"), Ok(Command::Stop));
+        assert_eq!(parse("quit"), Ok(Command::Quit));
+        assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
+        assert_eq!(parse("debug on"), Ok(Command::Debug(true)));
+        assert_eq!(parse("d"), Ok(Command::Display));
+        assert_eq!(parse(""), Err(ParseError::Empty));
+        assert!(matches!(parse("uciok"), Err(ParseError::Unknown(_))));
+        assert!(matches!(parse("hello"), Err(ParseError::Unknown(_))));
+    }
+
+    #[test]
+    fn setoption_names_with_spaces() {
+        assert_eq!(
+            parse("setoption name Move Overhead value 30"),
+            Ok(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert!(parse("setoption").is_err());
+    }
+
+    #[test]
+    fn positions() {
+        assert_eq!(
+            parse("position startpos moves e2e4 e7e5"),
+            Ok(Command::Position {
+                start: Start::StartPos,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            })
+        );
+        assert_eq!(
+            parse("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1g1"),
+            Ok(Command::Position {
+                start: Start::Fen("4k3/8/8/8/8/8/8/4K2R w K -".into()),
+                moves: vec!["e1g1".into()]
+            })
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position startpos e2e4").is_err());
+        assert!(parse("position middlegame").is_err());
+    }
+
+    #[test]
+    fn go_parameters() {
+        let p = go("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 30");
+        assert_eq!(
+            (p.wtime, p.btime, p.winc, p.binc, p.movestogo),
+            (Some(1000), Some(2000), Some(10), Some(20), Some(30))
+        );
+        let p = go("go depth 7 nodes 5000 searchmoves e2e4 d2d4");
+        assert_eq!((p.depth, p.nodes), (Some(7), Some(5000)));
+        assert_eq!(p.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
+        assert!(go("go infinite").infinite);
+        assert!(go("go ponder").ponder);
+        assert_eq!(go("go movetime 500").movetime, Some(500));
+        assert_eq!(go("go mate 3").mate, Some(3));
+        assert_eq!(go("go depth 1000").depth, Some(255));
+        assert_eq!(go("go"), GoParams::default());
+        match parse("go depth 3 sideways 4") {
+            Ok(Command::Go { params, ignored }) => {
+                assert_eq!(params.depth, Some(3));
+                assert_eq!(ignored, vec!["sideways".to_string(), "4".to_string()]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(line in "\\PC{0,200}") {
+            let _ = parse(&line);
+        }
+
+        #[test]
+        fn go_words_never_panic(words in proptest::collection::vec(
+            prop_oneof![
+                Just("wtime".to_string()), Just("btime".to_string()), Just("depth".to_string()),
+                Just("movestogo".to_string()), Just("nodes".to_string()), Just("mate".to_string()),
+                Just("searchmoves".to_string()), Just("infinite".to_string()),
+                Just("perft".to_string()), "-?[0-9]{1,25}", "[a-h][1-8][a-h][1-8]", "[a-z]{1,6}",
+            ], 0..12)) {
+            let line = format!("go {}", words.join(" "));
+            let _ = parse(&line);
+        }
+
+        #[test]
+        fn fen_tokens_survive(fen in "[pnbrqkPNBRQK1-8/]{1,40} [wb] [KQkqA-Ha-h-]{1,4} [a-h1-8-]{1,2}( [0-9]{1,3} [0-9]{1,3})?",
+                              moves in proptest::collection::vec("[a-h][1-8][a-h][1-8][qrbn]?", 0..5)) {
+            let line = if moves.is_empty() {
+                format!("position fen {fen}")
+            } else {
+                format!("position fen {fen} moves {}", moves.join(" "))
+            };
+            prop_assert_eq!(
+                parse(&line),
+                Ok(Command::Position { start: Start::Fen(fen.clone()), moves: moves.clone() })
+            );
+        }
+
+        #[test]
+        fn perft_depths(depth in any::<u32>()) {
+            prop_assert_eq!(parse(&format!("go perft {depth}")), Ok(Command::Perft(depth)));
+        }
+    }
+}

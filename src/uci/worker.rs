@@ -1,0 +1,238 @@
+//! The worker thread: runs jobs (perft, search, searcher settings) one after another,
+//! while the loop keeps reading input. It owns the [`Searcher`]; each stoppable job
+//! shares an `Arc<Control>` with the loop, which sets its flags on `stop`/`ponderhit`.
+
+use super::output;
+use crate::board::Position;
+use crate::perft::{PerftOptions, divide_with};
+use crate::search::{Control, Limits, Searcher};
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Work for the worker thread.
+#[derive(Debug)]
+pub enum Job {
+    /// `go perft`: print the divide in Stockfish's format.
+    Perft {
+        /// The position (a copy: later `position` commands do not touch it).
+        pos: Position,
+        /// Plies to count.
+        depth: u32,
+        /// Threads and hash table.
+        options: PerftOptions,
+    },
+    /// `go`: search and print `bestmove`.
+    Search {
+        /// The position to search.
+        pos: Position,
+        /// Keys of the positions before it since the last irreversible move.
+        history: Vec<u64>,
+        /// What `go` asked for.
+        limits: Limits,
+    },
+    /// `ucinewgame` / `Clear Hash`: forget what the searcher learnt.
+    Clear,
+    /// `Hash`: resize the search table (MB).
+    SetHash(usize),
+    /// `Threads`: search threads.
+    SetThreads(usize),
+    /// `Move Overhead`, ms.
+    SetMoveOverhead(u64),
+}
+
+/// A job with its number and its control flags.
+struct Ticket {
+    id: u64,
+    job: Job,
+    control: Arc<Control>,
+}
+
+/// The loop's handle on the worker thread.
+pub struct Worker {
+    sender: Option<Sender<Ticket>>,
+    /// The number of the last job finished.
+    finished: Arc<AtomicU64>,
+    next_id: u64,
+    exited: Receiver<()>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// A job handed to the worker: its number and its control flags.
+#[derive(Clone)]
+pub struct Handle {
+    /// Jobs are numbered from 1 in the order they were sent.
+    pub id: u64,
+    /// The job's flags (`stop`, `pondering`).
+    pub control: Arc<Control>,
+}
+
+impl Worker {
+    /// Starts the worker thread with a searcher of `hash_mb` MB.
+    pub fn spawn(hash_mb: usize) -> std::io::Result<Self> {
+        let (sender, receiver) = unbounded::<Ticket>();
+        let (exit_tx, exited) = crossbeam_channel::bounded(1);
+        let finished = Arc::new(AtomicU64::new(0));
+        let done = Arc::clone(&finished);
+        let handle = std::thread::Builder::new()
+            .name("uci-worker".into())
+            .spawn(move || {
+                let mut state = State::new(hash_mb);
+                for ticket in receiver {
+                    let id = ticket.id;
+                    let outcome =
+                        catch_unwind(AssertUnwindSafe(|| state.run(ticket.job, &ticket.control)));
+                    if outcome.is_err() {
+                        log::error!("job {id} panicked");
+                        output::info("error: internal error, the job was abandoned");
+                        state = state.fresh();
+                    }
+                    done.store(id, Ordering::Release);
+                }
+                let _ = exit_tx.send(());
+            })?;
+        Ok(Self {
+            sender: Some(sender),
+            finished,
+            next_id: 1,
+            exited,
+            handle: Some(handle),
+        })
+    }
+
+    /// Queues `job`; its handle lets the loop stop it.
+    pub fn send(&mut self, job: Job, control: Arc<Control>) -> Handle {
+        let id = self.next_id;
+        self.next_id += 1;
+        let handle = Handle {
+            id,
+            control: Arc::clone(&control),
+        };
+        let ticket = Ticket { id, job, control };
+        let sent = match &self.sender {
+            Some(sender) => sender.send(ticket).is_ok(),
+            None => false,
+        };
+        if !sent {
+            log::error!("the worker thread is gone; job {id} dropped");
+        }
+        handle
+    }
+
+    /// Whether job `id` has finished.
+    pub fn is_finished(&self, id: u64) -> bool {
+        self.finished.load(Ordering::Acquire) >= id
+    }
+
+    /// Closes the queue and waits up to `timeout` for the worker to end its last job.
+    pub fn shut_down(&mut self, timeout: Duration) {
+        self.sender = None;
+        if self.exited.recv_timeout(timeout).is_ok() {
+            if let Some(handle) = self.handle.take() {
+                let _ = handle.join();
+            }
+        } else {
+            log::warn!("the worker did not end within {timeout:?}; leaving it");
+        }
+    }
+}
+
+/// What the worker thread keeps between jobs: the searcher and its settings.
+struct State {
+    searcher: Searcher,
+    hash_mb: usize,
+    threads: usize,
+    move_overhead_ms: u64,
+}
+
+impl State {
+    fn new(hash_mb: usize) -> Self {
+        Self {
+            searcher: Searcher::new(hash_mb),
+            hash_mb,
+            threads: 1,
+            move_overhead_ms: 10,
+        }
+    }
+
+    /// A new searcher with the same settings (after a job panicked).
+    fn fresh(&self) -> Self {
+        let mut state = Self::new(self.hash_mb);
+        state.threads = self.threads;
+        state.move_overhead_ms = self.move_overhead_ms;
+        state.searcher.set_threads(self.threads);
+        state.searcher.set_move_overhead(self.move_overhead_ms);
+        state
+    }
+
+    fn run(&mut self, job: Job, control: &Control) {
+        match job {
+            Job::Perft {
+                pos,
+                depth,
+                options,
+            } => perft(&pos, depth, &options, control),
+            Job::Search {
+                pos,
+                history,
+                limits,
+            } => {
+                let result =
+                    self.searcher
+                        .go(&pos, &history, &limits, control, &mut |line: String| {
+                            output::send(&line)
+                        });
+                let chess960 = pos.is_chess960();
+                let line = match (result.best, result.ponder) {
+                    (None, _) => "bestmove (none)".to_string(),
+                    (Some(best), None) => format!("bestmove {}", best.uci(chess960)),
+                    (Some(best), Some(ponder)) => format!(
+                        "bestmove {} ponder {}",
+                        best.uci(chess960),
+                        ponder.uci(chess960)
+                    ),
+                };
+                output::send(&line);
+            }
+            Job::Clear => self.searcher.clear(),
+            Job::SetHash(mb) => {
+                self.hash_mb = mb;
+                self.searcher.set_hash(mb);
+            }
+            Job::SetThreads(n) => {
+                self.threads = n;
+                self.searcher.set_threads(n);
+            }
+            Job::SetMoveOverhead(ms) => {
+                self.move_overhead_ms = ms;
+                self.searcher.set_move_overhead(ms);
+            }
+        }
+    }
+}
+
+/// Runs `go perft` and prints the divide, or `info string perft stopped` when `stop`
+/// came before the count was complete (a count that completed is printed in full).
+fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) {
+    let Some(divide) = divide_with(pos, depth, options, &control.stop) else {
+        output::info("perft stopped");
+        return;
+    };
+    let chess960 = pos.is_chess960();
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|(_, n)| n).sum()
+    };
+    let mut lines: Vec<String> = divide
+        .iter()
+        .map(|(mv, n)| format!("{}: {n}", mv.uci(chess960)))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines.push(String::new());
+    output::send_all(&lines);
+}

@@ -1,0 +1,357 @@
+//! The UCI front end as a GUI or a script meets it: handshake, `go perft` output line by
+//! line, `isready`/`stop`/`quit` during a long perft, options, `d`.
+
+mod common;
+
+use common::Uci;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn rookling() -> Uci {
+    Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")))
+}
+
+/// `go perft depth` in the current position: every line up to and including the blank
+/// line after `Nodes searched`.
+fn perft_lines(engine: &mut Uci, depth: u32) -> Vec<String> {
+    engine.send(&format!("go perft {depth}"));
+    let mut lines = engine.read_until(|l| l.starts_with("Nodes searched:"));
+    lines.extend(engine.read_until(|_| true));
+    lines
+}
+
+/// Checks the divide format and compares it (as a set) with `expected`.
+fn check_divide(lines: &[String], expected: &[(&str, u64)]) {
+    let n = lines.len();
+    assert!(n >= 3, "{lines:?}");
+    assert_eq!(lines[n - 3], "", "a blank line before the total: {lines:?}");
+    assert_eq!(lines[n - 1], "", "a blank line after the total: {lines:?}");
+    let total: u64 = expected.iter().map(|(_, c)| c).sum();
+    assert_eq!(lines[n - 2], format!("Nodes searched: {total}"));
+    let mut got: Vec<String> = lines[..n - 3].to_vec();
+    let mut want: Vec<String> = expected.iter().map(|(m, c)| format!("{m}: {c}")).collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+}
+
+/// "a2a3: 380 a2a4: 420 ..." as pairs.
+fn pairs(text: &str) -> Vec<(&str, u64)> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words
+        .chunks(2)
+        .map(|w| (w[0].trim_end_matches(':'), w[1].parse().expect("a count")))
+        .collect()
+}
+
+#[test]
+fn handshake() {
+    let mut engine = Uci::spawn(Path::new(env!("CARGO_BIN_EXE_rookling")), &[]);
+    engine.send("uci");
+    let lines = engine.read_until(|l| l == "uciok");
+    assert_eq!(
+        lines[0],
+        format!("id name Rookling {}", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(lines[1].starts_with("id author "), "{lines:?}");
+    let options = &lines[2..lines.len() - 1];
+    for name in [
+        "Hash",
+        "Threads",
+        "UCI_Chess960",
+        "PerftHash",
+        "Move Overhead",
+        "Ponder",
+        "Clear Hash",
+    ] {
+        assert!(
+            options
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name} missing from {options:?}"
+        );
+    }
+    for line in options {
+        let kind = line
+            .split(" type ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next());
+        assert!(matches!(kind, Some("spin" | "check" | "button")), "{line}");
+        if kind == Some("spin") {
+            let words: Vec<&str> = line.split(' ').collect();
+            let after = |w: &str| {
+                words
+                    .iter()
+                    .position(|x| *x == w)
+                    .and_then(|i| words.get(i + 1))
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .unwrap_or_else(|| panic!("{line}: no {w}"))
+            };
+            assert!(after("min") <= after("default") && after("default") <= after("max"));
+        }
+    }
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name Hash type spin default 16 min 1 max 33554432")
+    );
+    assert!(engine.sync().is_empty());
+}
+
+#[test]
+fn perft_divides_standard() {
+    let mut engine = rookling();
+    engine.send("position startpos");
+    check_divide(
+        &perft_lines(&mut engine, 3),
+        &pairs(
+            "a2a3: 380 a2a4: 420 b1a3: 400 b1c3: 440 b2b3: 420 b2b4: 421 c2c3: 420 c2c4: 441 \
+             d2d3: 539 d2d4: 560 e2e3: 599 e2e4: 600 f2f3: 380 f2f4: 401 g1f3: 440 g1h3: 400 \
+             g2g3: 420 g2g4: 421 h2h3: 380 h2h4: 420",
+        ),
+    );
+    engine.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -");
+    check_divide(
+        &perft_lines(&mut engine, 2),
+        &pairs(
+            "a1b1: 43 a1c1: 43 a1d1: 43 a2a3: 44 a2a4: 44 b2b3: 42 c3a4: 42 c3b1: 42 c3b5: 39 \
+             c3d1: 42 d2c1: 43 d2e3: 43 d2f4: 43 d2g5: 42 d2h6: 41 d5d6: 41 d5e6: 46 e1c1: 43 \
+             e1d1: 43 e1f1: 43 e1g1: 43 e2a6: 36 e2b5: 39 e2c4: 41 e2d1: 44 e2d3: 42 e2f1: 44 \
+             e5c4: 42 e5c6: 41 e5d3: 43 e5d7: 45 e5f7: 44 e5g4: 44 e5g6: 42 f3d3: 42 f3e3: 43 \
+             f3f4: 43 f3f5: 45 f3f6: 39 f3g3: 43 f3g4: 43 f3h3: 43 f3h5: 43 g2g3: 42 g2g4: 42 \
+             g2h3: 43 h1f1: 43 h1g1: 43",
+        ),
+    );
+    // perft 0 counts the position itself (Stockfish 15.1 prints nothing there).
+    assert_eq!(perft_lines(&mut engine, 0), ["", "Nodes searched: 1", ""]);
+    // Mate: no move, nothing to count.
+    engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(perft_lines(&mut engine, 1), ["", "Nodes searched: 0", ""]);
+    assert!(engine.sync().is_empty(), "nothing after the blank line");
+}
+
+#[test]
+fn perft_divides_chess960() {
+    let mut engine = rookling();
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send("position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1");
+    let expected = pairs(
+        "b1a1: 25 b1b2: 24 b1b3: 23 b1b4: 22 b1b5: 21 b1b6: 20 b1b7: 16 b1b8: 3 b1c1: 24 \
+         b1d1: 22 e1b1: 22 e1d1: 25 e1d2: 25 e1e2: 25 e1f1: 25 e1f2: 25 g1f1: 23 g1g2: 24 \
+         g1g3: 23 g1g4: 22 g1g5: 21 g1g6: 20 g1g7: 16 g1g8: 3 g1h1: 26",
+    );
+    check_divide(&perft_lines(&mut engine, 2), &expected);
+    engine.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    let lines = perft_lines(&mut engine, 3);
+    assert_eq!(lines[lines.len() - 2], "Nodes searched: 12189");
+    // Castling in, king takes rook: the position after it is the right one.
+    engine.send("position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1 moves e1b1 g8g2 g1g2 e8e7");
+    engine.send("d");
+    let d = engine.read_until(|l| l.starts_with("Checkers:"));
+    assert!(
+        d.contains(&"Fen: 1r6/4k3/8/8/8/8/6R1/2KR4 w - - 1 3".to_string()),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn isready_and_stop_during_a_long_perft() {
+    let mut engine = rookling();
+    engine.send("position startpos");
+    engine.send("go perft 12");
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = Instant::now();
+    assert!(engine.sync().is_empty());
+    let answered = asked.elapsed();
+    assert!(
+        answered < Duration::from_millis(300),
+        "readyok took {answered:?}"
+    );
+    let asked = Instant::now();
+    engine.send("stop");
+    let line = engine.next_line(Duration::from_millis(500));
+    assert_eq!(line.as_deref(), Some("info string perft stopped"));
+    assert!(asked.elapsed() < Duration::from_millis(500));
+    // Still usable, and `stop` when idle is ignored.
+    engine.send("stop");
+    let lines = perft_lines(&mut engine, 3);
+    assert_eq!(lines[lines.len() - 2], "Nodes searched: 8902");
+}
+
+#[test]
+fn quit_during_a_long_perft_exits_at_once() {
+    let mut engine = rookling();
+    engine.send("go perft 12");
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = Instant::now();
+    engine.send("quit");
+    let status = engine.wait_exit(Duration::from_secs(2)).expect("exits");
+    assert!(status.success(), "{status:?}");
+    assert!(asked.elapsed() < Duration::from_secs(1));
+}
+
+#[test]
+fn end_of_input_during_a_long_perft_exits_at_once() {
+    let mut engine = rookling();
+    engine.send("go perft 12");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.close_input();
+    let status = engine.wait_exit(Duration::from_secs(2)).expect("exits");
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn position_during_a_job_applies_to_the_next_one() {
+    let mut engine = rookling();
+    engine.send("go perft 12");
+    engine.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    engine.send("stop");
+    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
+    let lines = perft_lines(&mut engine, 2);
+    assert_eq!(lines[lines.len() - 2], "Nodes searched: 66");
+}
+
+#[test]
+fn options_in_and_out_of_range() {
+    let mut engine = rookling();
+    for ok in [
+        "setoption name Hash value 1",
+        "setoption name Hash value 64",
+        "setoption name hash value 32",
+        "setoption name Threads value 2",
+        "setoption name PerftHash value 0",
+        "setoption name PerftHash value 16",
+        "setoption name Move Overhead value 0",
+        "setoption name move overhead value 5000",
+        "setoption name Ponder value true",
+        "setoption name UCI_Chess960 value false",
+        "setoption name Clear Hash",
+    ] {
+        assert!(engine.sync().is_empty());
+        engine.send(ok);
+        assert_eq!(engine.sync(), Vec::<String>::new(), "{ok}");
+    }
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 33554433",
+        "setoption name Hash value -5",
+        "setoption name Hash value lots",
+        "setoption name Hash value 99999999999999999999999",
+        "setoption name Hash",
+        "setoption name Threads value 0",
+        "setoption name Threads value 1025",
+        "setoption name PerftHash value 65537",
+        "setoption name Move Overhead value 5001",
+        "setoption name UCI_Chess960 value maybe",
+        "setoption name NoSuchOption value 3",
+        "setoption name",
+        "setoption",
+    ] {
+        engine.send(bad);
+        let lines = engine.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert!(lines[0].starts_with("info string "), "{bad}: {lines:?}");
+    }
+    // The refused values changed nothing: perft with 2 threads, 16 MB table still counts.
+    engine.send("position startpos");
+    let lines = perft_lines(&mut engine, 4);
+    assert_eq!(lines[lines.len() - 2], "Nodes searched: 197281");
+}
+
+#[test]
+fn chess960_option_spells_castling() {
+    let mut engine = rookling();
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    let lines = perft_lines(&mut engine, 1);
+    assert!(lines.contains(&"e1g1: 1".to_string()), "{lines:?}");
+    engine.send("setoption name UCI_Chess960 value true");
+    let lines = perft_lines(&mut engine, 1);
+    assert!(lines.contains(&"e1h1: 1".to_string()), "{lines:?}");
+    assert!(!lines.contains(&"e1g1: 1".to_string()), "{lines:?}");
+    engine.send(&format!("position fen {fen} moves e1a1"));
+    engine.send("d");
+    let d = engine.read_until(|l| l.starts_with("Checkers:"));
+    assert!(
+        d.contains(&"Fen: r3k2r/8/8/8/8/8/8/2KR3R b ha - 1 1".to_string()),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn display_draws_the_board() {
+    let mut engine = rookling();
+    engine.send("position fen 4k3/8/8/8/8/5n2/8/4K2q w - - 0 1");
+    engine.send("d");
+    let d = engine.read_until(|l| l.starts_with("Checkers:"));
+    assert_eq!(d.len(), 23, "{d:?}");
+    assert_eq!(d[0], "");
+    assert_eq!(d[1], " +---+---+---+---+---+---+---+---+");
+    assert_eq!(d[2], " |   |   |   |   | k |   |   |   | 8");
+    assert_eq!(d[16], " |   |   |   |   | K |   |   | q | 1");
+    assert_eq!(d[18], "   a   b   c   d   e   f   g   h");
+    assert_eq!(d[20], "Fen: 4k3/8/8/8/8/5n2/8/4K2q w - - 0 1");
+    assert!(
+        d[21].len() == 21
+            && d[21][5..]
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()),
+        "{}",
+        d[21]
+    );
+    // Stockfish writes the trailing space too; `read_until` trims it.
+    assert_eq!(d[22], "Checkers: h1 f3");
+}
+
+/// `d` and `go perft` against Stockfish's own (the key is ours, so it is left out).
+#[test]
+fn display_and_divide_match_stockfish() {
+    let Some(stockfish) = common::stockfish_or_skip("display_and_divide_match_stockfish") else {
+        return;
+    };
+    let mut sf = Uci::start(&stockfish);
+    let mut engine = rookling();
+    let positions = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            3,
+            false,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            2,
+            false,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, false),
+        ("8/8/3p4/1Pp4r/1K5k/5p2/4P1P1/1R6 w - c6 0 1", 3, false),
+        (
+            "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+            2,
+            true,
+        ),
+        (
+            "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9",
+            3,
+            true,
+        ),
+    ];
+    for (fen, depth, chess960) in positions {
+        assert_eq!(
+            engine.perft(fen, depth, chess960),
+            sf.perft(fen, depth, chess960),
+            "{fen}"
+        );
+        for e in [&mut sf, &mut engine] {
+            e.send("d");
+        }
+        let ours = engine.read_until(|l| l.starts_with("Checkers:"));
+        let theirs = sf.read_until(|l| l.starts_with("Checkers:"));
+        let without_key = |d: Vec<String>| -> Vec<String> {
+            d.into_iter()
+                .filter(|l| !l.starts_with("Key:") && !l.trim().is_empty())
+                .collect()
+        };
+        assert_eq!(without_key(ours), without_key(theirs), "{fen}");
+    }
+}
