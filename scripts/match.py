@@ -182,6 +182,8 @@ def main():
     ap.add_argument("--hash", type=int, default=64, help="Rookling's Hash (MB)")
     ap.add_argument("--overhead", type=int, default=None,
                     help="Rookling's Move Overhead (ms), if it has the option")
+    ap.add_argument("--sf-overhead", type=int, default=100,
+                    help="Stockfish's Move Overhead (ms)")
     ap.add_argument("--max-plies", type=int, default=400,
                     help="a game this long is scored a draw")
     ap.add_argument("--pgn", default=None, help="append the games to this file")
@@ -198,8 +200,10 @@ def main():
         rookling_options["Move Overhead"] = args.overhead
     rookling.configure({k: v for k, v in rookling_options.items() if k in rookling.options})
     stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    # Stockfish keeps 100 ms per move in reserve: on a loaded machine its default 10 ms
+    # lets it lose on time, which would flatter Rookling.
     stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1,
-                         "Hash": 16})
+                         "Hash": 16, "Move Overhead": args.sf_overhead})
     tally = Tally()
     pgn_out = open(args.pgn, "a") if args.pgn else None
     try:

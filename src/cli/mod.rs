@@ -1,6 +1,7 @@
 //! The command line: `rookling` alone speaks UCI; subcommands run perft and the tools.
 
 mod bench;
+mod bench_perft;
 mod compare;
 mod error;
 mod perft;
@@ -27,6 +28,8 @@ enum Command {
     /// Find where two UCI engines' perft disagree: drill down to the position whose move
     /// lists differ (exit status 0 agree, 1 differ, 2 error).
     Compare(compare::CompareArgs),
+    /// Time Rookling's perft against Stockfish's `go perft`, side by side.
+    PerftBench(bench_perft::BenchArgs),
     /// Search built-in positions to a fixed depth; prints `Nodes searched` and
     /// `Nodes/second` last, as Stockfish's bench does.
     Bench(bench::BenchArgs),
@@ -52,6 +55,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::PerftBench(args)) => bench_perft::run(args),
         Some(Command::Bench(args)) => bench::run(args),
     };
     match result {
