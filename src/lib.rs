@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod search;

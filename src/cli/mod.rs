@@ -1,5 +1,6 @@
 //! The command line: `rookling` alone speaks UCI; subcommands run perft and the tools.
 
+mod bench;
 mod error;
 mod perft;
 
@@ -22,6 +23,9 @@ pub struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree, divided by root move (Stockfish's format).
     Perft(perft::PerftArgs),
+    /// Search built-in positions to a fixed depth; prints `Nodes searched` and
+    /// `Nodes/second` last, as Stockfish's bench does.
+    Bench(bench::BenchArgs),
 }
 
 /// Parses the arguments and runs the command; the exit status to return.
@@ -43,6 +47,7 @@ pub fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
     };
     match result {
         Ok(code) => code,

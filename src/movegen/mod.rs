@@ -9,10 +9,12 @@ pub mod attacks;
 mod list;
 mod notation;
 mod side;
+mod tactical;
 
 pub use list::{MAX_MOVES, MoveList};
 pub use notation::{MoveError, parse_move, play_moves};
 pub use side::{Black, Side, White};
+pub use tactical::tactical_moves;
 
 use crate::board::{Bitboard, CastleSide, Color, Move, PieceType, Position, Square};
 

@@ -1,13 +1,27 @@
-//! Search (being written: issue 6). The interface the UCI worker uses is fixed here:
-//! a [`Searcher`] owned by the worker, driven by [`Limits`] and a shared [`Control`].
+//! Search: iterative deepening over [`alphabeta`] with time management ([`time`]), a
+//! transposition table ([`tt`]), move ordering ([`ordering`]) and draw rules ([`draw`]).
+//!
+//! The interface the UCI worker uses is fixed here: a [`Searcher`] owned by the worker,
+//! driven by [`Limits`] and a shared [`Control`], reporting `info` lines through a
+//! callback and returning the move to play.
 
+pub mod alphabeta;
+pub mod draw;
 mod limits;
+pub mod ordering;
+pub mod time;
+pub mod tt;
 
 pub use limits::Limits;
 
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
+use alphabeta::{INF, MATE, MATE_BOUND, Search};
+use ordering::{Heuristics, MAX_PLY};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use time::Clock;
+use tt::Tt;
 
 /// Flags the UCI loop flips while a search runs.
 #[derive(Debug, Default)]
@@ -27,9 +41,11 @@ impl Control {
 
 /// The search's state kept between searches (hash table, history).
 pub struct Searcher {
-    hash_mb: usize,
+    tt: Tt,
+    heur: Heuristics,
     threads: usize,
     move_overhead_ms: u64,
+    last_nodes: u64,
 }
 
 /// The outcome of a search: the move to play and the expected reply.
@@ -41,22 +57,35 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
 }
 
+/// The deepest iteration started without a `depth` limit.
+const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+
+/// The last completed (or partially completed) iteration.
+struct Best {
+    depth: i32,
+    score: i32,
+    pv: Vec<Move>,
+}
+
 impl Searcher {
     /// A searcher with a hash table of `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Self {
         Self {
-            hash_mb,
+            tt: Tt::new(hash_mb),
+            heur: Heuristics::default(),
             threads: 1,
             move_overhead_ms: 10,
+            last_nodes: 0,
         }
     }
 
-    /// Resizes the hash table (UCI `Hash`).
+    /// Resizes the hash table (UCI `Hash`); its contents are lost.
     pub fn set_hash(&mut self, mb: usize) {
-        self.hash_mb = mb;
+        self.tt.resize(mb);
     }
 
-    /// Sets the number of search threads (UCI `Threads`).
+    /// Sets the number of search threads (UCI `Threads`). The search runs on one
+    /// thread whatever the value: Lazy SMP was not shown to gain strength here.
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.max(1);
     }
@@ -67,7 +96,15 @@ impl Searcher {
     }
 
     /// Forgets everything learnt (UCI `ucinewgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heur.clear();
+    }
+
+    /// Nodes visited by the last search.
+    pub fn last_nodes(&self) -> u64 {
+        self.last_nodes
+    }
 
     /// Searches `pos`. `history` holds the keys of the positions before it in the game
     /// (oldest first) for repetition draws. Each `info ...` line goes to `report`; the
@@ -81,17 +118,168 @@ impl Searcher {
         control: &Control,
         report: &mut dyn FnMut(String),
     ) -> SearchResult {
-        let _ = (history, self.hash_mb, self.threads, self.move_overhead_ms);
-        let moves = legal_moves(pos);
-        let best = limits
-            .searchmoves
-            .first()
+        let legal = legal_moves(pos);
+        let mut root_moves: Vec<Move> = legal
+            .iter()
             .copied()
-            .or_else(|| moves.first().copied());
-        report("info depth 1 score cp 0 nodes 1 pv".to_string());
-        while (limits.infinite || control.pondering.load(Ordering::Relaxed)) && !control.stopped() {
-            std::thread::sleep(std::time::Duration::from_millis(1));
+            .filter(|mv| limits.searchmoves.is_empty() || limits.searchmoves.contains(mv))
+            .collect();
+        if root_moves.is_empty() {
+            root_moves = legal.to_vec();
         }
-        SearchResult { best, ponder: None }
+        let clock = Clock::new(limits, pos.side_to_move(), self.move_overhead_ms);
+        if root_moves.is_empty() {
+            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+            report(format!("info depth 0 score {score}"));
+            wait_for_release(limits, control);
+            self.last_nodes = 0;
+            return SearchResult {
+                best: None,
+                ponder: None,
+            };
+        }
+        self.tt.new_search();
+        self.heur.new_search();
+        let max_depth = limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let mut search = Search::new(
+            pos,
+            history,
+            root_moves.clone(),
+            &mut self.tt,
+            &mut self.heur,
+            clock,
+            control,
+            limits.nodes,
+        );
+        let mut best = Best {
+            depth: 0,
+            score: 0,
+            pv: vec![root_moves[0]],
+        };
+        for depth in 1..=max_depth {
+            search.can_abort = depth > 1;
+            let score = aspiration(&mut search, depth, best.score);
+            let pv = search.root_pv();
+            if !pv.is_empty() && root_moves.contains(&pv[0]) {
+                best.pv = pv.to_vec();
+                if !search.aborted {
+                    best.score = score;
+                    best.depth = depth;
+                }
+            }
+            if search.aborted {
+                break;
+            }
+            report(info_line(&search, &best, pos));
+            if let Some(n) = limits.mate
+                && best.score >= MATE_BOUND
+                && (MATE - best.score + 1) / 2 <= n as i32
+            {
+                break;
+            }
+            if !limits.infinite && search.clock.is_timed() && root_moves.len() == 1 {
+                break;
+            }
+            if !limits.infinite && search.clock.should_not_deepen(control, 0.5) {
+                break;
+            }
+            if limits.nodes.is_some_and(|n| search.nodes >= n) {
+                break;
+            }
+        }
+        if search.aborted {
+            report(info_line(&search, &best, pos));
+        }
+        self.last_nodes = search.nodes;
+        drop(search);
+        wait_for_release(limits, control);
+        let best_move = best.pv[0];
+        let ponder = best.pv.get(1).copied().filter(|&reply| {
+            let mut after = pos.clone();
+            after.make(best_move);
+            legal_moves(&after).contains(&reply)
+        });
+        SearchResult {
+            best: Some(best_move),
+            ponder,
+        }
     }
+}
+
+/// Searches one iteration in a window around the last score, widening on failure.
+fn aspiration(search: &mut Search, depth: i32, last: i32) -> i32 {
+    if depth < 5 || last.abs() >= MATE_BOUND {
+        return search.root(-INF, INF, depth);
+    }
+    let mut delta = 25;
+    let (mut alpha, mut beta) = ((last - delta).max(-INF), (last + delta).min(INF));
+    loop {
+        let score = search.root(alpha, beta, depth);
+        if search.aborted {
+            return score;
+        }
+        if score <= alpha {
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INF);
+        } else if score >= beta {
+            beta = (score + delta).min(INF);
+        } else {
+            return score;
+        }
+        delta += delta / 2;
+        if delta > 1000 {
+            alpha = -INF;
+            beta = INF;
+        }
+    }
+}
+
+/// Blocks until `stop`, while the search must not end by itself (`infinite`, or
+/// pondering before `ponderhit`).
+fn wait_for_release(limits: &Limits, control: &Control) {
+    while (limits.infinite || control.pondering.load(Ordering::Relaxed)) && !control.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// `score cp X` or `score mate M` (M moves, negative when getting mated).
+fn score_text(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// One `info` line for the best result so far; the PV is cut at the first move that
+/// is not legal (a defence against hash collisions).
+fn info_line(search: &Search, best: &Best, root: &Position) -> String {
+    let elapsed = search.clock.elapsed();
+    let ms = elapsed.as_millis() as u64;
+    let nps = (search.nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+    let mut pos = root.clone();
+    let mut pv = String::new();
+    for &mv in &best.pv {
+        if !legal_moves(&pos).contains(&mv) {
+            break;
+        }
+        pv.push(' ');
+        pv.push_str(&mv.uci(pos.is_chess960()).to_string());
+        pos.make(mv);
+    }
+    format!(
+        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv{}",
+        best.depth.max(1),
+        search.seldepth.max(1),
+        score_text(best.score),
+        search.nodes,
+        nps,
+        search.tt_hashfull(),
+        ms,
+        pv
+    )
 }

@@ -1,0 +1,493 @@
+//! The search proper: principal variation search with a transposition table, null-move
+//! pruning, reverse futility and late-move pruning, late-move reductions, check
+//! extensions, and a quiescence search over captures and promotions.
+
+use super::Control;
+use super::draw::{insufficient_material, is_repetition};
+use super::ordering::{Heuristics, MAX_PLY, Picker, SEE_VALUE, captured, see_ge};
+use super::time::Clock;
+use super::tt::{Bound, Tt};
+use crate::board::{Move, PieceType, Position};
+use crate::eval::evaluate;
+use crate::movegen::{legal_moves, tactical_moves};
+
+/// Above every score.
+pub const INF: i32 = 32_001;
+/// The score of mate at the root (mate in n plies scores `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// How often (in nodes) the clock and the stop flag are looked at.
+const CHECK_EVERY: u64 = 1024;
+
+/// The state of one search: the position being searched and what it learns.
+pub struct Search<'a> {
+    /// The position at the current node.
+    pub pos: Position,
+    /// Keys of the positions before the current one (game history, then the path).
+    keys: Vec<u64>,
+    tt: &'a mut Tt,
+    heur: &'a mut Heuristics,
+    /// The clock.
+    pub clock: Clock,
+    control: &'a Control,
+    node_limit: Option<u64>,
+    /// Nodes visited (main search and quiescence).
+    pub nodes: u64,
+    /// The deepest ply reached in this iteration.
+    pub seldepth: usize,
+    /// Set when the search ran out of time or was stopped; results are then partial.
+    pub aborted: bool,
+    /// Whether a stop may be honoured (false during the first iteration).
+    pub can_abort: bool,
+    root_moves: Vec<Move>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [i32; MAX_PLY + 2],
+    lmr: Box<[[u8; 64]; 64]>,
+}
+
+/// The score adjusted for storage: mate scores counted from the node, not the root.
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The reverse of [`to_tt`].
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a> Search<'a> {
+    /// A search of `pos`, whose predecessors' keys are `history` (oldest first), over
+    /// `root_moves` only.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: &Position,
+        history: &[u64],
+        root_moves: Vec<Move>,
+        tt: &'a mut Tt,
+        heur: &'a mut Heuristics,
+        clock: Clock,
+        control: &'a Control,
+        node_limit: Option<u64>,
+    ) -> Self {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
+        keys.extend_from_slice(history);
+        Self {
+            pos: pos.clone(),
+            keys,
+            tt,
+            heur,
+            clock,
+            control,
+            node_limit,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            can_abort: false,
+            root_moves,
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 2],
+            lmr,
+        }
+    }
+
+    /// The principal variation of the last root search (empty if none completed a move).
+    pub fn root_pv(&self) -> &[Move] {
+        &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// Permille of the hash table filled in this search.
+    pub fn tt_hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Searches the root to `depth` within (`alpha`, `beta`).
+    pub fn root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
+        self.seldepth = 0;
+        self.negamax(alpha, beta, depth, 0, false)
+    }
+
+    /// Counts a node; checks the clock and the limits every so often.
+    #[inline]
+    fn visit(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if !self.can_abort {
+            return;
+        }
+        if let Some(limit) = self.node_limit
+            && self.nodes >= limit
+        {
+            self.aborted = true;
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.clock.must_stop(self.control) {
+            self.aborted = true;
+        }
+    }
+
+    #[inline]
+    fn make(&mut self, mv: Move) -> crate::board::Undo {
+        self.keys.push(self.pos.key());
+        self.pos.make(mv)
+    }
+
+    #[inline]
+    fn unmake(&mut self, mv: Move, undo: &crate::board::Undo) {
+        self.pos.unmake(mv, undo);
+        self.keys.pop();
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][ply] = mv;
+        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Whether the side to move has a piece other than pawns and the king.
+    fn has_pieces(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let pawns_king =
+            self.pos.colored(us, PieceType::Pawn) | self.pos.colored(us, PieceType::King);
+        (self.pos.color(us) & !pawns_king).any()
+    }
+
+    /// Principal variation search of the current node.
+    fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        after_null: bool,
+    ) -> i32 {
+        let in_check = self.pos.in_check();
+        if depth <= 0 && !in_check {
+            return self.quiesce(alpha, beta, ply);
+        }
+        depth = depth.max(1);
+        self.pv_len[ply] = ply;
+        self.visit(ply);
+        if self.aborted {
+            return 0;
+        }
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        if !root {
+            if self.pos.halfmove_clock() >= 100
+                || insufficient_material(&self.pos)
+                || is_repetition(&self.pos, &self.keys)
+            {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { evaluate(&self.pos) };
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        let hash_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit
+            && !pv_node
+            && !root
+            && h.depth >= depth
+        {
+            let score = from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else {
+            let raw = hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+            match hit {
+                Some(h) if h.score.abs() < MATE_BOUND => {
+                    let s = h.score;
+                    match h.bound {
+                        Bound::Lower if s > raw => s,
+                        Bound::Upper if s < raw => s,
+                        Bound::Exact => s,
+                        _ => raw,
+                    }
+                }
+                _ => raw,
+            }
+        };
+        let raw_eval = if in_check {
+            -INF
+        } else {
+            hit.map_or(static_eval, |h| h.eval)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check && !root {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= 7
+                && static_eval - (80 - 20 * improving as i32) * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Null move: if passing still beats beta, a real move will too.
+            if !after_null && depth >= 3 && static_eval >= beta && self.has_pieces() {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.keys.push(key);
+                let undo = self.pos.make_null();
+                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
+                self.pos.unmake_null(&undo);
+                self.keys.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+            // Razoring: hopeless nodes near the leaves go straight to quiescence.
+            if depth <= 2 && static_eval + 250 * depth <= alpha {
+                let score = self.quiesce(alpha, beta, ply);
+                if score <= alpha {
+                    return score;
+                }
+            }
+        }
+        // No hash move at a deep node: a shallower search here is cheap to redo.
+        if depth >= 5 && hash_move.is_none() {
+            depth -= 1;
+        }
+
+        let list = legal_moves(&self.pos);
+        if list.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let us = self.pos.side_to_move();
+        let mut picker = Picker::new(&self.pos, &list, hash_move, self.heur, ply);
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets = [Move::NULL; 64];
+        let mut n_quiets = 0;
+        let killers = self.heur.killers[ply];
+        while let Some((mv, order)) = picker.pick() {
+            if root && !self.root_moves.contains(&mv) {
+                continue;
+            }
+            let capture = captured(&self.pos, mv);
+            let quiet = capture.is_none() && mv.promotion_piece().is_none();
+            let losing_capture = !quiet
+                && depth <= 6
+                && Picker::is_bad_capture(order)
+                && !see_ge(&self.pos, mv, -100 * depth);
+            let undo = self.make(mv);
+            let gives_check = self.pos.in_check();
+            if !root && best > -MATE_BOUND && !in_check && !gives_check {
+                let prune = if quiet {
+                    let lmp = (3 + depth * depth) as usize / (2 - improving as usize);
+                    (depth <= 6 && searched >= lmp)
+                        || (depth <= 5
+                            && !pv_node
+                            && raw_eval + 100 + 90 * depth <= alpha
+                            && searched > 0)
+                } else {
+                    losing_capture
+                };
+                if prune {
+                    self.unmake(mv, &undo);
+                    continue;
+                }
+            }
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3
+                    && searched > pv_node as usize
+                    && (quiet || Picker::is_bad_capture(order))
+                {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r += !pv_node as i32;
+                    r += !improving as i32;
+                    r -= (mv == killers[0] || mv == killers[1]) as i32;
+                    r -= gives_check as i32;
+                    if quiet {
+                        r -= self.heur.history(us, mv) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.unmake(mv, &undo);
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.heur.reward(us, ply, depth, mv, &quiets[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets.len() && Some(mv) != best_move {
+                quiets[n_quiets] = mv;
+                n_quiets += 1;
+            }
+        }
+        if searched == 0 {
+            // Only at the root with no allowed move: cannot happen (the caller filters).
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+        best
+    }
+
+    /// Quiescence search: stand pat or play captures and promotions until quiet; all
+    /// evasions when in check.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.visit(ply);
+        if self.aborted {
+            return 0;
+        }
+        if insufficient_material(&self.pos) {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit {
+            let score = from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut && beta - alpha == 1 {
+                return score;
+            }
+        }
+        let mut best;
+        let raw_eval;
+        let list;
+        if in_check {
+            best = -MATE + ply as i32;
+            raw_eval = -INF;
+            list = legal_moves(&self.pos);
+            if list.is_empty() {
+                return best;
+            }
+        } else {
+            raw_eval = hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+            best = raw_eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+            list = tactical_moves(&self.pos);
+        }
+        let mut picker = Picker::tactical(&self.pos, &list, hit.and_then(|h| h.mv));
+        let mut best_move = None;
+        while let Some((mv, _)) = picker.pick() {
+            if !in_check {
+                if !see_ge(&self.pos, mv, 0) {
+                    continue;
+                }
+                let gain = captured(&self.pos, mv).map_or(0, |p| SEE_VALUE[p.index()])
+                    + mv.promotion_piece()
+                        .map_or(0, |p| SEE_VALUE[p.index()] - 100);
+                if raw_eval + gain + 200 <= alpha {
+                    continue;
+                }
+            }
+            let undo = self.pos.make(mv);
+            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            self.pos.unmake(mv, &undo);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
+        best
+    }
+}

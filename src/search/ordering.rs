@@ -1,0 +1,276 @@
+//! Move ordering: hash move, then winning and equal captures (MVV-LVA, checked by SEE),
+//! queen promotions, killers, quiet moves by history, and losing captures last.
+
+use crate::board::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Position};
+use crate::movegen::{MAX_MOVES, MoveList, attacks};
+
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// Values used by SEE and MVV-LVA (king high so it is never "won").
+pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20000];
+
+/// What the search learns about quiet moves: killers per ply and history per move.
+pub struct Heuristics {
+    /// Two quiet moves per ply that caused a beta cut-off.
+    pub killers: [[Move; 2]; MAX_PLY + 2],
+    /// Butterfly history by colour, from and to square.
+    history: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+/// The history score's bound: updates shrink as they approach it.
+const HISTORY_MAX: i32 = 16384;
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Self {
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl Heuristics {
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Forgets the killers (kept per search) and ages the history.
+    pub fn new_search(&mut self) {
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for h in row.iter_mut() {
+                    *h /= 2;
+                }
+            }
+        }
+    }
+
+    /// The history score of a quiet move by `us`.
+    #[inline]
+    pub fn history(&self, us: Color, mv: Move) -> i32 {
+        self.history[us.index()][mv.from().index()][mv.to().index()]
+    }
+
+    /// Rewards `best` (a quiet move that cut off) and penalises the quiet moves tried
+    /// before it.
+    pub fn reward(&mut self, us: Color, ply: usize, depth: i32, best: Move, tried: &[Move]) {
+        let bonus = (depth * depth).min(400) * 8;
+        self.update(us, best, bonus);
+        for &mv in tried {
+            self.update(us, mv, -bonus);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != best {
+            k[1] = k[0];
+            k[0] = best;
+        }
+    }
+
+    #[inline]
+    fn update(&mut self, us: Color, mv: Move, bonus: i32) {
+        let h = &mut self.history[us.index()][mv.from().index()][mv.to().index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+/// The piece a move captures (a pawn for en passant), if any.
+#[inline]
+pub fn captured(pos: &Position, mv: Move) -> Option<PieceType> {
+    match mv.kind() {
+        MoveKind::EnPassant => Some(PieceType::Pawn),
+        MoveKind::Castling => None,
+        _ => {
+            let p = pos.piece_on(mv.to());
+            (!p.is_none()).then(|| p.kind())
+        }
+    }
+}
+
+/// Static exchange evaluation: whether `mv` wins at least `threshold` centipawns once
+/// all captures on its target square are played out, cheapest attacker first.
+pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
+    if mv.kind() != MoveKind::Normal {
+        return 0 >= threshold;
+    }
+    let (from, to) = (mv.from(), mv.to());
+    let mut swap = captured(pos, mv).map_or(0, |p| SEE_VALUE[p.index()]) - threshold;
+    if swap < 0 {
+        return false;
+    }
+    swap = SEE_VALUE[pos.piece_on(from).kind().index()] - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occ = pos.occupied() ^ Bitboard::from(from) ^ Bitboard::from(to);
+    let mut side = pos.piece_on(from).color().flip();
+    let mut attackers = pos.attackers_to(to, occ) & occ;
+    let bishops = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen);
+    let rooks = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
+    let mut result = true;
+    loop {
+        let mine = attackers & pos.color(side);
+        if mine.is_empty() {
+            break;
+        }
+        result = !result;
+        let Some((kind, sq)) = PieceType::ALL.into_iter().find_map(|k| {
+            let b = mine & pos.pieces(k);
+            b.any().then(|| (k, b.lsb()))
+        }) else {
+            break;
+        };
+        if kind == PieceType::King {
+            // The king may capture only if the other side has nothing left to recapture.
+            if (attackers & pos.color(side.flip())).any() {
+                result = !result;
+            }
+            break;
+        }
+        swap = SEE_VALUE[kind.index()] - swap;
+        if swap < result as i32 {
+            break;
+        }
+        occ ^= Bitboard::from(sq);
+        if matches!(kind, PieceType::Pawn | PieceType::Bishop | PieceType::Queen) {
+            attackers |= attacks::bishop(to, occ) & bishops;
+        }
+        if matches!(kind, PieceType::Rook | PieceType::Queen) {
+            attackers |= attacks::rook(to, occ) & rooks;
+        }
+        attackers &= occ;
+        side = side.flip();
+    }
+    result
+}
+
+/// Moves with ordering scores, handed out best first by selection.
+pub struct Picker {
+    moves: [Move; MAX_MOVES],
+    scores: [i32; MAX_MOVES],
+    len: usize,
+    next: usize,
+}
+
+const HASH: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER: i32 = 1_000_000;
+const BAD_CAPTURE: i32 = -2_000_000;
+
+impl Picker {
+    /// Scores every move of `list` for a full-width node.
+    pub fn new(
+        pos: &Position,
+        list: &MoveList,
+        hash: Option<Move>,
+        heur: &Heuristics,
+        ply: usize,
+    ) -> Self {
+        let us = pos.side_to_move();
+        let killers = heur.killers[ply];
+        Self::build(list, |mv| {
+            if Some(mv) == hash {
+                HASH
+            } else if let Some(victim) = captured(pos, mv) {
+                let base = if see_ge(pos, mv, 0) {
+                    GOOD_CAPTURE
+                } else {
+                    BAD_CAPTURE
+                };
+                base + mvv_lva(pos, mv, victim)
+            } else if mv.promotion_piece() == Some(PieceType::Queen) {
+                GOOD_CAPTURE
+            } else if mv.promotion_piece().is_some() {
+                BAD_CAPTURE - 1000
+            } else if mv == killers[0] {
+                KILLER + 1
+            } else if mv == killers[1] {
+                KILLER
+            } else {
+                heur.history(us, mv)
+            }
+        })
+    }
+
+    /// Scores captures and promotions for quiescence search (MVV-LVA).
+    pub fn tactical(pos: &Position, list: &MoveList, hash: Option<Move>) -> Self {
+        Self::build(list, |mv| {
+            if Some(mv) == hash {
+                return HASH;
+            }
+            let promo = mv.promotion_piece().map_or(0, |p| SEE_VALUE[p.index()]);
+            promo + captured(pos, mv).map_or(0, |v| mvv_lva(pos, mv, v))
+        })
+    }
+
+    fn build(list: &MoveList, score: impl Fn(Move) -> i32) -> Self {
+        let mut p = Self {
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
+            len: list.len(),
+            next: 0,
+        };
+        for (i, &mv) in list.iter().enumerate() {
+            p.moves[i] = mv;
+            p.scores[i] = score(mv);
+        }
+        p
+    }
+
+    /// The best move not yet handed out, with its ordering score.
+    #[inline]
+    pub fn pick(&mut self) -> Option<(Move, i32)> {
+        if self.next >= self.len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+    }
+
+    /// Whether an ordering score marks a capture SEE judged losing.
+    pub fn is_bad_capture(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+}
+
+/// Most valuable victim first, then least valuable attacker.
+#[inline]
+fn mvv_lva(pos: &Position, mv: Move, victim: PieceType) -> i32 {
+    let attacker: Piece = pos.piece_on(mv.from());
+    SEE_VALUE[victim.index()] * 8 - attacker.kind().index() as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::parse_move;
+
+    fn see(fen: &str, mv: &str, threshold: i32) -> bool {
+        let pos = Position::from_fen(fen).expect("valid FEN");
+        let mv = parse_move(&pos, mv).expect("legal move");
+        see_ge(&pos, mv, threshold)
+    }
+
+    #[test]
+    fn static_exchange() {
+        // Rook takes an undefended pawn: wins exactly a pawn.
+        let fen = "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1";
+        assert!(see(fen, "e1e5", 0));
+        assert!(see(fen, "e1e5", 100));
+        assert!(!see(fen, "e1e5", 101));
+        let fen = "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1";
+        assert!(!see(fen, "d3e5", 0));
+        // An undefended queen is won.
+        assert!(see("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "d1d5", 900));
+    }
+}

@@ -1,0 +1,146 @@
+//! Time management: from the `go` limits, a soft limit (do not start another iteration
+//! past it) and a hard limit (abort the search), both counted from the moment the clock
+//! runs: the `go` itself, or `ponderhit` when pondering.
+
+use super::{Control, Limits};
+use crate::board::Color;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The clock of one search.
+pub struct Clock {
+    /// When `go` arrived (for `info time` and nps).
+    started: Instant,
+    /// When the limits started to count (`None` while pondering).
+    running_since: Option<Instant>,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+/// Moves assumed left in the game when the GUI does not say (`movestogo`).
+const DEFAULT_MOVES_TO_GO: u64 = 25;
+
+impl Clock {
+    /// The clock for a search by `us` under `limits`, keeping `overhead_ms` per move in
+    /// reserve for the GUI and the link.
+    pub fn new(limits: &Limits, us: Color, overhead_ms: u64) -> Self {
+        let now = Instant::now();
+        let (soft, hard) = budget(limits, us, overhead_ms);
+        Self {
+            started: now,
+            running_since: (!limits.ponder).then_some(now),
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+        }
+    }
+
+    /// Time since `go`.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Starts the limits once pondering has ended (`ponderhit`); true while pondering.
+    fn pondering(&mut self, control: &Control) -> bool {
+        if self.running_since.is_some() {
+            return false;
+        }
+        if control.pondering.load(Ordering::Relaxed) && !control.stopped() {
+            return true;
+        }
+        self.running_since = Some(Instant::now());
+        false
+    }
+
+    /// Whether the search must end now (`stop`, or past the hard limit).
+    pub fn must_stop(&mut self, control: &Control) -> bool {
+        if control.stopped() {
+            return true;
+        }
+        if self.pondering(control) {
+            return false;
+        }
+        match (self.hard, self.running_since) {
+            (Some(hard), Some(since)) => since.elapsed() >= hard,
+            _ => false,
+        }
+    }
+
+    /// Whether another iteration should not be started: past `fraction` of the soft
+    /// limit (another iteration usually takes longer than all before it).
+    pub fn should_not_deepen(&mut self, control: &Control, fraction: f64) -> bool {
+        if self.must_stop(control) {
+            return true;
+        }
+        match (self.soft, self.running_since) {
+            (Some(soft), Some(since)) => {
+                since.elapsed().as_secs_f64() >= soft.as_secs_f64() * fraction
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the search runs against a clock (so an only move can be played at once).
+    pub fn is_timed(&self) -> bool {
+        self.soft.is_some()
+    }
+}
+
+/// (soft, hard) limits in milliseconds; `None` when no time limit applies.
+fn budget(limits: &Limits, us: Color, overhead: u64) -> (Option<u64>, Option<u64>) {
+    if limits.infinite {
+        return (None, None);
+    }
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(overhead).max(1);
+        return (Some(t), Some(t));
+    }
+    let (time, inc) = match us {
+        Color::White => (limits.wtime, limits.winc),
+        Color::Black => (limits.btime, limits.binc),
+    };
+    let Some(time) = time else {
+        return (None, None);
+    };
+    let inc = inc.unwrap_or(0);
+    let avail = time.saturating_sub(overhead).max(1);
+    let mtg = limits
+        .movestogo
+        .map(|m| (m as u64).clamp(1, 50))
+        .unwrap_or(DEFAULT_MOVES_TO_GO);
+    // With few moves to go the whole remaining time may be spent, never all of it.
+    let cap = if mtg == 1 { avail * 4 / 5 } else { avail / 2 };
+    let base = avail / mtg + inc * 3 / 4;
+    let soft = base.min(cap).max(1);
+    let hard = (soft * 4).min(cap).max(soft);
+    (Some(soft), Some(hard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let l = Limits {
+            wtime: Some(1000),
+            winc: Some(10),
+            ..Default::default()
+        };
+        let (soft, hard) = budget(&l, Color::White, 10);
+        let (soft, hard) = (soft.expect("timed"), hard.expect("timed"));
+        assert!(soft <= hard && hard <= 500, "{soft} {hard}");
+        let l = Limits {
+            btime: Some(30),
+            movestogo: Some(1),
+            ..Default::default()
+        };
+        let (_, hard) = budget(&l, Color::Black, 10);
+        assert!(hard.expect("timed") <= 20);
+        let l = Limits {
+            movetime: Some(200),
+            ..Default::default()
+        };
+        assert_eq!(budget(&l, Color::White, 10), (Some(190), Some(190)));
+        assert_eq!(budget(&Limits::default(), Color::White, 10), (None, None));
+    }
+}

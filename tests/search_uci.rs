@@ -1,0 +1,175 @@
+//! Playing through the binary, as a GUI or an engine-match runner drives it: every `go`
+//! form, `stop` and `ponderhit`, an `info ... score` line before every `bestmove`, and
+//! fast self-play games in which every move is legal and the game ends correctly.
+
+mod common;
+
+use common::Uci;
+use rookling::board::{Position, START_FEN};
+use rookling::movegen::{legal_moves, parse_move};
+use rookling::search::draw::insufficient_material;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn rookling() -> Uci {
+    Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")))
+}
+
+/// Sends `go ...` and reads up to `bestmove`; checks that an info line with a score
+/// came first. Returns the bestmove line's words after `bestmove`.
+fn go(engine: &mut Uci, go: &str) -> Vec<String> {
+    engine.send(go);
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info") && l.contains(" score ")),
+        "no info score before bestmove: {lines:?}"
+    );
+    let last = lines.last().expect("bestmove line");
+    last.split_whitespace().skip(1).map(String::from).collect()
+}
+
+fn check_legal(fen: &str, moves: &[String], reply: &[String]) {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    for m in moves {
+        let mv = parse_move(&pos, m).expect("game move");
+        pos.make(mv);
+    }
+    let best = parse_move(&pos, &reply[0]).unwrap_or_else(|e| panic!("{reply:?}: {e}"));
+    if reply.len() == 3 {
+        assert_eq!(reply[1], "ponder");
+        pos.make(best);
+        parse_move(&pos, &reply[2]).unwrap_or_else(|e| panic!("ponder {reply:?}: {e}"));
+    }
+}
+
+#[test]
+fn every_go_form_answers_a_legal_move() {
+    let mut engine = rookling();
+    engine.send("ucinewgame");
+    engine.sync();
+    let moves: Vec<String> = ["e2e4", "c7c5", "g1f3"].map(String::from).to_vec();
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    for form in [
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+        "go wtime 2000 btime 2000 movestogo 5",
+        "go depth 5",
+        "go nodes 20000",
+        "go movetime 100",
+    ] {
+        let start = Instant::now();
+        let reply = go(&mut engine, form);
+        assert!(start.elapsed() < Duration::from_secs(5), "{form}");
+        check_legal(START_FEN, &moves, &reply);
+    }
+    let reply = go(&mut engine, "go depth 4 searchmoves a7a6 h7h6");
+    assert!(reply[0] == "a7a6" || reply[0] == "h7h6", "{reply:?}");
+    // `go mate` searches until it finds the mate (Legal's mate here).
+    engine.send("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    assert_eq!(go(&mut engine, "go mate 2")[0], "d5f6");
+}
+
+#[test]
+fn stop_ends_a_search_with_a_scored_bestmove() {
+    let mut engine = rookling();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    // isready is answered during the search.
+    engine.send("isready");
+    engine.read_until(|l| l == "readyok");
+    let start = Instant::now();
+    let reply = go(&mut engine, "stop");
+    assert!(start.elapsed() < Duration::from_millis(500));
+    check_legal(START_FEN, &[], &reply);
+}
+
+#[test]
+fn ponderhit_turns_pondering_into_a_timed_search() {
+    let mut engine = rookling();
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        engine
+            .next_line(Duration::from_millis(1))
+            .is_none_or(|l| !l.starts_with("bestmove")),
+        "bestmove while pondering"
+    );
+    let start = Instant::now();
+    let reply = go(&mut engine, "ponderhit");
+    assert!(start.elapsed() < Duration::from_millis(800));
+    check_legal(START_FEN, &["e2e4".into(), "e7e5".into()], &reply);
+}
+
+#[test]
+fn no_legal_move_answers_bestmove_none() {
+    let mut engine = rookling();
+    for fen in [
+        "3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        assert_eq!(go(&mut engine, "go wtime 1000 btime 1000"), ["(none)"]);
+    }
+}
+
+/// How a self-play game ended.
+#[derive(Debug, PartialEq)]
+enum End {
+    Checkmate,
+    Draw,
+    PlyLimit,
+}
+
+/// Plays one game of the engine against itself from `fen` (clocks or movetime);
+/// every reply is checked legal. At the end, a `go` must answer `bestmove (none)` if
+/// and only if there is no legal move.
+fn self_play(fen: &str, max_plies: usize, go_cmd: &str) -> End {
+    let mut engine = rookling();
+    engine.send("ucinewgame");
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    let mut moves: Vec<String> = Vec::new();
+    let mut keys = vec![pos.key()];
+    loop {
+        let legal = legal_moves(&pos);
+        let three_fold = keys.iter().filter(|&&k| k == pos.key()).count() >= 3;
+        let draw = pos.halfmove_clock() >= 100 || insufficient_material(&pos) || three_fold;
+        let over = legal.is_empty() || draw || moves.len() >= max_plies;
+        engine.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        let reply = go(&mut engine, go_cmd);
+        if legal.is_empty() {
+            assert_eq!(reply, ["(none)"]);
+            return if pos.in_check() {
+                End::Checkmate
+            } else {
+                End::Draw
+            };
+        }
+        check_legal(fen, &moves, &reply);
+        if over {
+            return if draw { End::Draw } else { End::PlyLimit };
+        }
+        let mv = parse_move(&pos, &reply[0]).expect("checked legal");
+        pos.make(mv);
+        keys.push(pos.key());
+        moves.push(reply[0].clone());
+    }
+}
+
+#[test]
+fn self_play_games_are_legal_and_end_correctly() {
+    let start = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let end = self_play(start, 40, "go movetime 25");
+    assert_ne!(
+        end,
+        End::Checkmate,
+        "a short balanced game should not be mate"
+    );
+    let sicilian = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    self_play(sicilian, 40, "go wtime 3000 btime 3000 winc 30 binc 30");
+    // King, queen and rook against a bare king: the engine must mate itself out.
+    let end = self_play("8/8/8/4k3/8/8/8/R3K2Q w - - 0 1", 40, "go movetime 25");
+    assert_eq!(end, End::Checkmate);
+}
