@@ -1,6 +1,7 @@
 //! Castling rights: which rooks may still castle, for standard chess and Chess960.
 
-use super::{Color, Square};
+use super::{Bitboard, Color, Move, Square};
+use crate::movegen::attacks;
 
 /// The side of the board a rook castles on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -16,12 +17,41 @@ impl CastleSide {
     pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
 }
 
-/// The rights as 4 bits (white O-O, white O-O-O, black O-O, black O-O-O), the rook of
-/// each right, and for each square the rights that survive a move touching it.
+/// What castling on one side needs, worked out once when the right is granted so that
+/// move generation tests it with a few masks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct CastlePath {
+    /// Squares that must be empty: the king's and the rook's paths, but for the two of them.
+    pub empty: Bitboard,
+    /// Squares the king stands on, crosses or reaches: none may be attacked.
+    pub king: Bitboard,
+    /// The king's and the rook's squares (off the board while testing attacks).
+    pub movers: Bitboard,
+}
+
+impl CastlePath {
+    /// The path of the king on `king` castling with the rook on `rook` (same rank).
+    pub fn new(king: Square, rook: Square) -> Self {
+        let king_to = Move::castling_king_to(king, rook);
+        let rook_to = Move::castling_rook_to(king, rook);
+        let movers = Bitboard::from(king) | Bitboard::from(rook);
+        let king_path = attacks::between(king, king_to) | Bitboard::from(king_to);
+        let rook_path = attacks::between(rook, rook_to) | Bitboard::from(rook_to);
+        Self {
+            empty: (king_path | rook_path) & !movers,
+            king: king_path | Bitboard::from(king),
+            movers,
+        }
+    }
+}
+
+/// The rights as 4 bits (white O-O, white O-O-O, black O-O, black O-O-O), the rook and
+/// path of each right, and for each square the rights that survive a move touching it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Castling {
     rights: u8,
     rooks: [[Square; 2]; 2],
+    paths: [[CastlePath; 2]; 2],
     keep: [u8; 64],
 }
 
@@ -30,6 +60,7 @@ impl Default for Castling {
         Self {
             rights: 0,
             rooks: [[Square::new(0); 2]; 2],
+            paths: [[CastlePath::default(); 2]; 2],
             keep: [0xF; 64],
         }
     }
@@ -66,11 +97,18 @@ impl Castling {
         self.rooks[color as usize][side as usize]
     }
 
+    /// What castling on `side` needs; meaningful only while the right is held.
+    #[inline(always)]
+    pub const fn path(&self, color: Color, side: CastleSide) -> &CastlePath {
+        &self.paths[color as usize][side as usize]
+    }
+
     /// Grants a right: the king on `king`, the rook on `rook`.
     pub fn add(&mut self, color: Color, side: CastleSide, king: Square, rook: Square) {
         let b = bit(color, side);
         self.rights |= b;
         self.rooks[color as usize][side as usize] = rook;
+        self.paths[color as usize][side as usize] = CastlePath::new(king, rook);
         self.keep[rook.index()] &= !b;
         self.keep[king.index()] &= !(3 << (color as u8 * 2));
     }

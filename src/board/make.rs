@@ -21,6 +21,15 @@ impl Undo {
     }
 }
 
+/// What [`Position::unmake_lite`] restores: bitboards, en passant square, castling rights.
+#[derive(Clone, Copy, Debug)]
+pub struct LiteUndo {
+    by_type: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    ep: Option<Square>,
+    castling: u8,
+}
+
 impl Position {
     /// Plays the legal move `mv`; returns what [`unmake`](Self::unmake) needs.
     #[inline(always)]
@@ -169,6 +178,81 @@ impl Position {
         self.key = undo.key;
     }
 
+    /// Plays the legal move `mv` on the bitboards, the en passant square and the castling
+    /// rights only: the one thing allowed on the result is generating (or counting) the
+    /// replies with the side as a type (`generate::<Them, _>`), since the square array,
+    /// side to move, counters and key still describe the position before `mv`. Perft
+    /// uses it for the last move it makes, whose replies it only counts;
+    /// [`unmake_lite`](Self::unmake_lite) takes it back.
+    #[inline(always)]
+    pub fn make_lite(&mut self, mv: Move) -> LiteUndo {
+        let undo = LiteUndo {
+            by_type: self.by_type,
+            by_color: self.by_color,
+            ep: self.ep,
+            castling: self.castling.bits(),
+        };
+        let us = self.side;
+        let them = us.flip();
+        let (from, to) = (mv.from(), mv.to());
+        let (from_bb, to_bb) = (Bitboard::from(from), Bitboard::from(to));
+        let piece = self.piece_on(from);
+        self.ep = None;
+        match mv.kind() {
+            MoveKind::Normal => {
+                let captured = self.piece_on(to);
+                if !captured.is_none() {
+                    self.by_type[captured.kind().index()] ^= to_bb;
+                    self.by_color[them.index()] ^= to_bb;
+                }
+                self.by_type[piece.kind().index()] ^= from_bb | to_bb;
+                self.by_color[us.index()] ^= from_bb | to_bb;
+                if piece.kind() == PieceType::Pawn && from.index() ^ to.index() == 16 {
+                    let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+                    if (attacks::pawn(us, ep) & self.colored(them, PieceType::Pawn)).any() {
+                        self.ep = Some(ep);
+                    }
+                }
+            }
+            MoveKind::Promotion => {
+                let captured = self.piece_on(to);
+                if !captured.is_none() {
+                    self.by_type[captured.kind().index()] ^= to_bb;
+                    self.by_color[them.index()] ^= to_bb;
+                }
+                let promoted = mv.promotion_piece().unwrap_or(PieceType::Queen);
+                self.by_type[PieceType::Pawn.index()] ^= from_bb;
+                self.by_type[promoted.index()] ^= to_bb;
+                self.by_color[us.index()] ^= from_bb | to_bb;
+            }
+            MoveKind::EnPassant => {
+                let captured = Bitboard::from(Square::from_coords(to.file(), from.rank()));
+                self.by_type[PieceType::Pawn.index()] ^= from_bb | to_bb | captured;
+                self.by_color[us.index()] ^= from_bb | to_bb;
+                self.by_color[them.index()] ^= captured;
+            }
+            MoveKind::Castling => {
+                // Chess960: king or rook may stay put or swap squares; XOR handles both.
+                let king = from_bb ^ Bitboard::from(Move::castling_king_to(from, to));
+                let rook = to_bb ^ Bitboard::from(Move::castling_rook_to(from, to));
+                self.by_type[PieceType::King.index()] ^= king;
+                self.by_type[PieceType::Rook.index()] ^= rook;
+                self.by_color[us.index()] ^= king ^ rook;
+            }
+        }
+        self.castling.update(from, to);
+        undo
+    }
+
+    /// Takes back [`make_lite`](Self::make_lite) with the record it returned.
+    #[inline(always)]
+    pub fn unmake_lite(&mut self, undo: &LiteUndo) {
+        self.by_type = undo.by_type;
+        self.by_color = undo.by_color;
+        self.ep = undo.ep;
+        self.castling.restore(undo.castling);
+    }
+
     /// Passes the turn (for null-move search); the side to move must not be in check.
     pub fn make_null(&mut self) -> Undo {
         let undo = Undo {
@@ -231,6 +315,15 @@ mod tests {
             }
             pos.unmake(mv, &undo);
             assert_eq!(pos, before, "unmake of {mv:?} in {fen}");
+            let lite = pos.make_lite(mv);
+            let made = &inner;
+            assert_eq!(
+                (made.by_type, made.by_color, made.ep, made.castling.bits()),
+                (pos.by_type, pos.by_color, pos.ep, pos.castling.bits()),
+                "make_lite of {mv:?} in {fen}"
+            );
+            pos.unmake_lite(&lite);
+            assert_eq!(pos, before, "unmake_lite of {mv:?} in {fen}");
         }
     }
 

@@ -15,9 +15,9 @@ mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use castling::{CastleSide, Castling};
+pub use castling::{CastlePath, CastleSide, Castling};
 pub use error::FenError;
-pub use make::Undo;
+pub use make::{LiteUndo, Undo};
 pub use moves::{Move, MoveKind, UciMove};
 pub use types::{Color, Piece, PieceType, Square};
 

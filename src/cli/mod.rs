@@ -1,6 +1,7 @@
 //! The command line: `rookling` alone speaks UCI; subcommands run perft and the tools.
 
 mod bench;
+mod bench_perft;
 mod error;
 mod perft;
 
@@ -23,6 +24,8 @@ pub struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree, divided by root move (Stockfish's format).
     Perft(perft::PerftArgs),
+    /// Time Rookling's perft against Stockfish's `go perft`, side by side.
+    PerftBench(bench_perft::BenchArgs),
     /// Search built-in positions to a fixed depth; prints `Nodes searched` and
     /// `Nodes/second` last, as Stockfish's bench does.
     Bench(bench::BenchArgs),
@@ -47,6 +50,7 @@ pub fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::PerftBench(args)) => bench_perft::run(args),
         Some(Command::Bench(args)) => bench::run(args),
     };
     match result {

@@ -3,9 +3,11 @@
 use super::CliError;
 use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
+use crate::perft::{PerftOptions, divide_with};
 use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
 /// Arguments of `rookling perft`.
 #[derive(Args, Debug)]
@@ -26,6 +28,13 @@ pub struct PerftArgs {
     /// promotions, checks, discovered and double checks, checkmates).
     #[arg(long)]
     pub stats: bool,
+    /// Threads counting at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+    /// Perft hash table size in MB (0 = none).
+    #[arg(long = "hash", default_value_t = 0, value_name = "MB",
+          value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
+    pub hash_mb: u32,
 }
 
 /// Builds the position a command names: FEN, then the moves, with Chess960 spelling
@@ -41,9 +50,14 @@ pub fn setup(fen: &str, moves: &[String], chess960: bool) -> Result<Position, Cl
 
 /// Runs `rookling perft`.
 pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
-    let mut pos = setup(&args.fen, &args.moves, args.chess960)?;
+    let pos = setup(&args.fen, &args.moves, args.chess960)?;
     let chess960 = pos.is_chess960();
-    let divide = crate::perft::divide(&mut pos, args.depth);
+    let options = PerftOptions {
+        threads: usize::from(args.threads),
+        hash_mb: args.hash_mb as usize,
+    };
+    let never = AtomicBool::new(false);
+    let divide = divide_with(&pos, args.depth, &options, &never).unwrap_or_default();
     let total = if args.depth == 0 {
         1
     } else {

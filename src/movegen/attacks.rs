@@ -210,6 +210,44 @@ static KING: [Bitboard; 64] = leaper(&[
 ]);
 static PAWN: [[Bitboard; 64]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
 
+/// Every square a slider moving along `dirs` from each square reaches on an empty board.
+const fn rays(dirs: &[(i8, i8)]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < dirs.len() {
+            let mut f = (sq % 8) as i8 + dirs[i].0;
+            let mut r = (sq / 8) as i8 + dirs[i].1;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                bits |= 1 << (r * 8 + f);
+                f += dirs[i].0;
+                r += dirs[i].1;
+            }
+            i += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [Bitboard; 64] = rays(&[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+static BISHOP_RAYS: [Bitboard; 64] = rays(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+
+/// Squares a rook on `sq` reaches on an empty board: a cheap filter before [`rook`].
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq.index()]
+}
+
+/// Squares a bishop on `sq` reaches on an empty board: a cheap filter before [`bishop`].
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq.index()]
+}
+
 /// Squares a knight on `sq` attacks.
 #[inline(always)]
 pub fn knight(sq: Square) -> Bitboard {
@@ -286,5 +324,16 @@ mod tests {
         assert_eq!(king(sq("e4")).count(), 8);
         assert_eq!(pawn(Color::White, sq("a2")), Bitboard::from(sq("b3")));
         assert_eq!(pawn(Color::Black, sq("h7")), Bitboard::from(sq("g6")));
+    }
+
+    #[test]
+    fn rays_are_empty_board_attacks() {
+        both_ways(|| {
+            for i in 0..64 {
+                let s = Square::new(i);
+                assert_eq!(rook_rays(s), rook(s, Bitboard::EMPTY));
+                assert_eq!(bishop_rays(s), bishop(s, Bitboard::EMPTY));
+            }
+        });
     }
 }

@@ -1,16 +1,27 @@
 //! `MoveList`: a fixed-capacity list of moves on the stack (no allocation).
 
 use crate::board::Move;
+use std::mem::MaybeUninit;
 use std::ops::Deref;
 
 /// The most legal moves any chess position has is 218; 256 leaves room.
 pub const MAX_MOVES: usize = 256;
 
-/// Up to [`MAX_MOVES`] moves, stored inline.
-#[derive(Clone)]
+/// Up to [`MAX_MOVES`] moves, stored inline; the unused tail is never initialised
+/// (a perft makes millions of lists).
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut list = Self::new();
+        for &mv in self.iter() {
+            list.push(mv);
+        }
+        list
+    }
 }
 
 impl Default for MoveList {
@@ -24,7 +35,7 @@ impl MoveList {
     #[inline(always)]
     pub const fn new() -> Self {
         Self {
-            moves: [Move::NULL; MAX_MOVES],
+            moves: [MaybeUninit::uninit(); MAX_MOVES],
             len: 0,
         }
     }
@@ -34,13 +45,15 @@ impl MoveList {
     pub fn push(&mut self, mv: Move) {
         debug_assert!(self.len < MAX_MOVES);
         // SAFETY: a legal position has at most 218 moves, below the capacity.
-        unsafe { *self.moves.get_unchecked_mut(self.len) = mv };
+        unsafe { self.moves.get_unchecked_mut(self.len).write(mv) };
         self.len += 1;
     }
 
     /// The moves as a mutable slice (for sorting).
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: the first `len` moves were written by `push`; `MaybeUninit<Move>` has
+        // the layout of `Move`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast(), self.len) }
     }
 }
 
@@ -49,7 +62,9 @@ impl Deref for MoveList {
 
     #[inline(always)]
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` moves were written by `push`; `MaybeUninit<Move>` has
+        // the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast(), self.len) }
     }
 }
 

@@ -110,100 +110,168 @@ pub fn generate_all<V: Visitor>(pos: &Position, visitor: &mut V) {
 /// Feeds every legal move of `S` (who must be to move) to `visitor`.
 #[inline(always)]
 pub fn generate<S: Side, V: Visitor>(pos: &Position, visitor: &mut V) {
-    let us = S::US;
-    let them = S::THEM;
-    let occ = pos.occupied();
-    let ours = pos.color(us);
-    let theirs = pos.color(them);
-    let ksq = pos.king(us);
-    let their_rq = theirs & (pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen));
-    let their_bq = theirs & (pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen));
+    let b = Snapshot::new::<S>(pos);
+    king_moves::<S, V>(pos, &b, visitor);
+    if b.checkers.is_empty() {
+        piece_moves::<S, V, false>(pos, &b, visitor);
+    } else if !b.checkers.more_than_one() {
+        piece_moves::<S, V, true>(pos, &b, visitor);
+    }
+}
 
-    let checkers = ((attacks::pawn(us, ksq) & pos.pieces(PieceType::Pawn))
-        | (attacks::knight(ksq) & pos.pieces(PieceType::Knight))
-        | (attacks::rook(ksq, occ) & (pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen)))
-        | (attacks::bishop(ksq, occ)
-            & (pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen))))
-        & theirs;
+/// What every part of the generator needs: occupancy, the king, checkers and pins.
+struct Snapshot {
+    occ: Bitboard,
+    ours: Bitboard,
+    theirs: Bitboard,
+    ksq: Square,
+    /// Enemy pieces giving check.
+    checkers: Bitboard,
+    /// Our pieces pinned to our king.
+    pinned: Bitboard,
+    /// Enemy rooks and queens.
+    their_rq: Bitboard,
+    /// Enemy bishops and queens.
+    their_bq: Bitboard,
+}
 
-    // King moves: every target the enemy does not attack once the king has left.
-    let occ_without_king = occ ^ Bitboard::from(ksq);
-    let mut king_targets = Bitboard::EMPTY;
-    for to in attacks::king(ksq) & !ours {
-        if !attacked::<S>(pos, to, occ_without_king) {
-            king_targets |= Bitboard::from(to);
+impl Snapshot {
+    /// Slider checkers and pins come from one walk over the enemy sliders on the king's
+    /// empty-board lines: none between them is a check, exactly one of ours is a pin.
+    #[inline(always)]
+    fn new<S: Side>(pos: &Position) -> Self {
+        let us = S::US;
+        let occ = pos.occupied();
+        let ours = pos.color(us);
+        let theirs = pos.color(S::THEM);
+        let ksq = pos.king(us);
+        let queens = pos.pieces(PieceType::Queen);
+        let their_rq = theirs & (pos.pieces(PieceType::Rook) | queens);
+        let their_bq = theirs & (pos.pieces(PieceType::Bishop) | queens);
+        let mut checkers = ((attacks::pawn(us, ksq) & pos.pieces(PieceType::Pawn))
+            | (attacks::knight(ksq) & pos.pieces(PieceType::Knight)))
+            & theirs;
+        let snipers = (attacks::rook_rays(ksq) & their_rq) | (attacks::bishop_rays(ksq) & their_bq);
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(ksq, sniper) & occ;
+            if blockers.is_empty() {
+                checkers |= Bitboard::from(sniper);
+            } else if !blockers.more_than_one() {
+                pinned |= blockers & ours;
+            }
+        }
+        Self {
+            occ,
+            ours,
+            theirs,
+            ksq,
+            checkers,
+            pinned,
+            their_rq,
+            their_bq,
         }
     }
-    visitor.piece(ksq, king_targets);
+}
 
-    if checkers.more_than_one() {
+/// King moves: every target the enemy does not attack once the king has left.
+#[inline(always)]
+fn king_moves<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+    let candidates = attacks::king(b.ksq) & !b.ours;
+    if candidates.is_empty() {
         return;
     }
-    // Destinations that are not our own and, in check, capture or block the checker.
-    let target_mask = match checkers.any() {
-        true => attacks::between(ksq, checkers.lsb()) | checkers,
-        false => !ours,
-    } & !ours;
-
-    // Pinned pieces: our only piece between the king and an enemy slider.
-    let snipers =
-        (attacks::rook(ksq, theirs) & their_rq) | (attacks::bishop(ksq, theirs) & their_bq);
-    let mut pinned = Bitboard::EMPTY;
-    for sniper in snipers {
-        let blockers = attacks::between(ksq, sniper) & occ;
-        if !blockers.more_than_one() {
-            pinned |= blockers & ours;
+    // Pawn, knight and king attacks as sets first; sliders square by square.
+    let them = S::THEM;
+    let their_pawns = pos.colored(them, PieceType::Pawn);
+    let mut covered = (their_pawns & !Bitboard::FILE_A).shift(-S::UP - 1)
+        | (their_pawns & !Bitboard::FILE_H).shift(-S::UP + 1)
+        | attacks::king(pos.king(them));
+    for knight in pos.colored(them, PieceType::Knight) {
+        covered |= attacks::knight(knight);
+    }
+    let occ = b.occ ^ Bitboard::from(b.ksq);
+    let mut targets = Bitboard::EMPTY;
+    for to in candidates & !covered {
+        if !slider_attacked(to, occ, b.their_rq, b.their_bq) {
+            targets |= Bitboard::from(to);
         }
     }
+    visitor.piece(b.ksq, targets);
+}
+
+/// Moves of every piece but the king, with `CHECK` telling whether we are in (single)
+/// check: then only captures of the checker and blocks count, and pinned pieces and
+/// castling are out.
+#[inline(always)]
+fn piece_moves<S: Side, V: Visitor, const CHECK: bool>(
+    pos: &Position,
+    b: &Snapshot,
+    visitor: &mut V,
+) {
+    let us = S::US;
+    let ksq = b.ksq;
+    let occ = b.occ;
+    let pinned = b.pinned;
+    // Destinations: not our own and, in check, capturing or blocking the checker (whose
+    // path to the king is empty and never holds one of ours).
+    let target = if CHECK {
+        attacks::between(ksq, b.checkers.lsb()) | b.checkers
+    } else {
+        !b.ours
+    };
 
     // Knights: a pinned knight never moves.
     for from in pos.colored(us, PieceType::Knight) & !pinned {
-        visitor.piece(from, attacks::knight(from) & target_mask);
+        visitor.piece(from, attacks::knight(from) & target);
     }
-    // Sliders: a pinned one stays on the line through its king.
+    // Sliders: queens move as a bishop and as a rook. A pinned one stays on the line
+    // through its king, which it can never do while in check.
     let queens = pos.colored(us, PieceType::Queen);
-    for from in pos.colored(us, PieceType::Bishop) | queens {
-        let mut targets = attacks::bishop(from, occ) & target_mask;
-        if pinned.has(from) {
-            targets &= attacks::line(ksq, from);
-        }
-        if queens.has(from) {
-            let mut rook_targets = attacks::rook(from, occ) & target_mask;
-            if pinned.has(from) {
-                rook_targets &= attacks::line(ksq, from);
-            }
-            targets |= rook_targets;
-        }
-        visitor.piece(from, targets);
+    let diagonal = pos.colored(us, PieceType::Bishop) | queens;
+    let orthogonal = pos.colored(us, PieceType::Rook) | queens;
+    for from in diagonal & !pinned {
+        visitor.piece(from, attacks::bishop(from, occ) & target);
     }
-    for from in pos.colored(us, PieceType::Rook) {
-        let mut targets = attacks::rook(from, occ) & target_mask;
-        if pinned.has(from) {
-            targets &= attacks::line(ksq, from);
+    for from in orthogonal & !pinned {
+        visitor.piece(from, attacks::rook(from, occ) & target);
+    }
+    if !CHECK {
+        for from in diagonal & pinned {
+            let line = attacks::line(ksq, from);
+            visitor.piece(from, attacks::bishop(from, occ) & target & line);
         }
-        visitor.piece(from, targets);
+        for from in orthogonal & pinned {
+            let line = attacks::line(ksq, from);
+            visitor.piece(from, attacks::rook(from, occ) & target & line);
+        }
     }
 
     // Pawns: the unpinned ones as a set, each pinned one along its pin line.
     let pawns = pos.colored(us, PieceType::Pawn);
-    pawn_moves::<S, V>(pawns & !pinned, occ, theirs, target_mask, visitor);
-    for from in pawns & pinned {
-        let line = attacks::line(ksq, from);
-        pawn_moves::<S, V>(
-            Bitboard::from(from),
-            occ,
-            theirs,
-            target_mask & line,
-            visitor,
-        );
+    pawn_moves::<S, V>(pawns & !pinned, occ, b.theirs, target, visitor);
+    if !CHECK {
+        for from in pawns & pinned {
+            let line = attacks::line(ksq, from);
+            pawn_moves::<S, V>(Bitboard::from(from), occ, b.theirs, target & line, visitor);
+        }
     }
 
     if let Some(ep) = pos.en_passant() {
         en_passant::<S, V>(pos, ep, ksq, visitor);
     }
-    if checkers.is_empty() && pos.castling().any(us) {
-        castling::<S, V>(pos, ksq, visitor);
+    if !CHECK && pos.castling().any(us) {
+        castling::<S, V>(pos, b, visitor);
     }
+}
+
+/// Whether an enemy rook, bishop or queen attacks `sq` through `occ`; the empty-board
+/// rays skip the look-up when no such slider is even on a line with `sq`.
+#[inline(always)]
+fn slider_attacked(sq: Square, occ: Bitboard, their_rq: Bitboard, their_bq: Bitboard) -> bool {
+    ((attacks::rook_rays(sq) & their_rq).any() && (attacks::rook(sq, occ) & their_rq).any())
+        || ((attacks::bishop_rays(sq) & their_bq).any()
+            && (attacks::bishop(sq, occ) & their_bq).any())
 }
 
 /// Whether `sq` is attacked by the enemy of `S` with `occ` as the occupancy.
@@ -215,11 +283,10 @@ fn attacked<S: Side>(pos: &Position, sq: Square, occ: Bitboard) -> bool {
     let bq = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen);
     ((attacks::pawn(S::US, sq) & pos.pieces(PieceType::Pawn))
         | (attacks::knight(sq) & pos.pieces(PieceType::Knight))
-        | (attacks::king(sq) & pos.pieces(PieceType::King))
-        | (attacks::bishop(sq, occ) & bq)
-        | (attacks::rook(sq, occ) & rq))
+        | (attacks::king(sq) & pos.pieces(PieceType::King)))
         & theirs
         != Bitboard::EMPTY
+        || slider_attacked(sq, occ, rq & theirs, bq & theirs)
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, landing only on `allowed`
@@ -279,28 +346,24 @@ fn en_passant<S: Side, V: Visitor>(pos: &Position, ep: Square, ksq: Square, visi
 
 /// Castling, standard and Chess960: the squares between king and rook and their targets
 /// must be empty (but for the two of them), and no square the king stands on, crosses
-/// or reaches may be attacked once king and rook have left their squares.
-#[inline(never)]
-fn castling<S: Side, V: Visitor>(pos: &Position, ksq: Square, visitor: &mut V) {
+/// or reaches may be attacked once king and rook have left their squares. The masks
+/// come from [`crate::board::CastlePath`], worked out when the right was granted.
+#[inline(always)]
+fn castling<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
     let us = S::US;
     for side in CastleSide::ALL {
         if !pos.castling().has(us, side) {
             continue;
         }
-        let rook = pos.castling().rook(us, side);
-        let king_to = Move::castling_king_to(ksq, rook);
-        let rook_to = Move::castling_rook_to(ksq, rook);
-        let movers = Bitboard::from(ksq) | Bitboard::from(rook);
-        let king_path = attacks::between(ksq, king_to) | Bitboard::from(king_to);
-        let rook_path = attacks::between(rook, rook_to) | Bitboard::from(rook_to);
-        let occ = pos.occupied() ^ movers;
-        if ((king_path | rook_path) & occ).any() {
+        let path = pos.castling().path(us, side);
+        if (path.empty & b.occ).any() {
             continue;
         }
-        let mut king_squares = king_path | Bitboard::from(ksq);
+        let occ = b.occ ^ path.movers;
+        let mut king_squares = path.king;
         if Iterator::any(&mut king_squares, |sq| attacked::<S>(pos, sq, occ)) {
             continue;
         }
-        visitor.single(Move::castling(ksq, rook));
+        visitor.single(Move::castling(b.ksq, pos.castling().rook(us, side)));
     }
 }

@@ -1,11 +1,18 @@
 //! Perft: counts the leaf nodes of the legal move tree, exactly.
 //!
 //! Pure functions on a [`Position`]; printing belongs to the UCI and CLI layers.
-//! The last ply is bulk-counted: the legal moves are counted by popcount, not made.
+//! - [`tree`]: the single-thread walk (last ply bulk-counted by popcount, never made);
+//! - [`parallel`]: the tree cut into subtrees shared out to threads;
+//! - [`hash`]: the optional transposition table of subtree counts.
 
-use crate::board::{Color, Move, Position};
-use crate::movegen::{Black, Counter, MoveList, Side, White, generate, legal_moves};
+pub mod hash;
+mod parallel;
+mod tree;
+
+use crate::board::{Move, Position};
+use crate::movegen::legal_moves;
 use std::sync::atomic::{AtomicBool, Ordering};
+use tree::Ctx;
 
 pub mod stats;
 
@@ -30,7 +37,21 @@ impl Default for PerftOptions {
 /// The number of leaf nodes `depth` plies below `pos` (`perft(0)` is 1).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let never = AtomicBool::new(false);
-    perft_stoppable(pos, depth, &never).unwrap_or(0)
+    perft_with(pos, depth, &PerftOptions::default(), &never).unwrap_or(0)
+}
+
+/// [`perft`] with options, ending early with `None` once `stop` is set.
+pub fn perft_with(
+    pos: &Position,
+    depth: u32,
+    options: &PerftOptions,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    let divide = divide_with(pos, depth, options, stop)?;
+    Some(divide.iter().map(|&(_, nodes)| nodes).sum())
 }
 
 /// Each legal move with the perft of `depth - 1` below it (empty for depth 0).
@@ -40,74 +61,46 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 }
 
 /// [`divide`] with options, ending early with `None` once `stop` is set.
+///
+/// A hash table, if asked for, is allocated once and kept for later calls of the same
+/// size; each run sees only its own entries (if the memory cannot be had, the run goes
+/// without a table).
 pub fn divide_with(
     pos: &Position,
     depth: u32,
     options: &PerftOptions,
     stop: &AtomicBool,
 ) -> Option<Vec<(Move, u64)>> {
-    let _ = options;
     if depth == 0 {
         return Some(Vec::new());
     }
-    let mut pos = pos.clone();
-    let mut divide = Vec::new();
-    for &mv in legal_moves(&pos).iter() {
-        let undo = pos.make(mv);
-        let nodes = perft_stoppable(&mut pos, depth - 1, stop);
-        pos.unmake(mv, &undo);
-        divide.push((mv, nodes?));
-    }
-    Some(divide)
-}
-
-/// Perft that gives up with `None` once `stop` is set.
-fn perft_stoppable(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    let nodes = match pos.side_to_move() {
-        Color::White => perft_side::<White>(pos, depth, stop),
-        Color::Black => perft_side::<Black>(pos, depth, stop),
+    let table = match options.hash_mb {
+        0 => None,
+        mb => hash::Run::start(mb),
     };
-    if stop.load(Ordering::Relaxed) {
-        None
+    let ctx = Ctx {
+        hash: table.as_ref(),
+        stop,
+    };
+    let divide = if options.threads > 1 && depth > 1 {
+        parallel::divide(pos, depth, options.threads, &ctx)
     } else {
-        Some(nodes)
-    }
-}
-
-/// Perft with the side to move known at compile time; returns early (with a partial,
-/// meaningless count) once `stop` is set.
-fn perft_side<S: Side>(pos: &mut Position, depth: u32, stop: &AtomicBool) -> u64 {
-    match depth {
-        0 => 1,
-        1 => count::<S>(pos),
-        _ => {
-            if depth >= 3 && stop.load(Ordering::Relaxed) {
-                return 0;
-            }
-            let mut moves = MoveList::new();
-            generate::<S, _>(pos, &mut moves);
-            let mut nodes = 0;
-            for &mv in moves.iter() {
-                let undo = pos.make(mv);
-                nodes += if depth == 2 {
-                    count::<S::Them>(pos)
-                } else {
-                    perft_side::<S::Them>(pos, depth - 1, stop)
-                };
-                pos.unmake(mv, &undo);
-                debug_assert_eq!(pos.key(), pos.compute_key());
-            }
-            nodes
+        let mut pos = pos.clone();
+        let mut divide = Vec::new();
+        for &mv in legal_moves(&pos).iter() {
+            let undo = pos.make(mv);
+            let nodes = tree::count(&mut pos, depth - 1, &ctx);
+            pos.unmake(mv, &undo);
+            divide.push((mv, nodes));
         }
-    }
+        divide
+    };
+    (!stop.load(Ordering::Relaxed)).then_some(divide)
 }
 
-/// The number of legal moves for `S`, by popcount.
-#[inline(always)]
-fn count<S: Side>(pos: &Position) -> u64 {
-    let mut counter = Counter(0);
-    generate::<S, _>(pos, &mut counter);
-    counter.0
+/// Whether this CPU runs the perft walk compiled for POPCNT, BMI1, BMI2 and LZCNT.
+pub fn uses_modern_cpu() -> bool {
+    tree::modern_cpu()
 }
 
 #[cfg(test)]

@@ -1,0 +1,133 @@
+//! The single-thread tree walk, specialised for speed.
+//!
+//! - Nodes two plies above the leaves ("frontier" nodes) list their moves, make each
+//!   on the bitboards only (`make_lite`) and count the replies by popcount
+//!   ([`Counter`]): the last ply is never made.
+//! - The side to move is a type ([`Side`]); the generator itself specialises on whether
+//!   the side to move is in check.
+//! - The walk is compiled twice: once for any x86-64 and once with POPCNT, BMI1/2 and
+//!   LZCNT enabled, chosen at run time ([`modern_cpu`]). The default build thus runs
+//!   everywhere and is still fast where the CPU allows (`target-cpu=native` makes both
+//!   copies the same).
+//! - Interior nodes of depth 2 and more are looked up in and stored to the optional
+//!   [`Run`] of the hash table, and from depth 3 up they give up early once `stop` is set.
+
+use super::hash::Run;
+use crate::board::{Color, Position};
+use crate::movegen::{Black, Counter, MoveList, Side, White, count_legal, generate};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What a walk shares with its caller: the optional hash table and the stop flag.
+pub(crate) struct Ctx<'a> {
+    /// The perft hash table, if any.
+    pub hash: Option<&'a Run>,
+    /// Set from outside to end the walk early; the count is then meaningless.
+    pub stop: &'a AtomicBool,
+}
+
+/// The number of leaf nodes `depth` plies below `pos`; meaningless once `ctx.stop` is set.
+pub(crate) fn count(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_legal(pos),
+        _ => {
+            #[cfg(target_arch = "x86_64")]
+            if modern_cpu() {
+                // SAFETY: the CPU has every feature `modern` was compiled for.
+                return unsafe { modern::root(pos, depth, ctx) };
+            }
+            baseline::root(pos, depth, ctx)
+        }
+    }
+}
+
+/// Whether the CPU runs the copy of the walk compiled with POPCNT, BMI1, BMI2 and LZCNT.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn modern_cpu() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+}
+
+/// Whether the CPU runs the copy of the walk compiled with POPCNT, BMI1, BMI2 and LZCNT.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn modern_cpu() -> bool {
+    false
+}
+
+/// The number of legal moves of `S`, by popcount.
+#[inline(always)]
+fn leaves<S: Side>(pos: &Position) -> u64 {
+    let mut counter = Counter(0);
+    generate::<S, _>(pos, &mut counter);
+    counter.0
+}
+
+/// A frontier node (depth 2): each move made, the replies counted.
+#[inline(always)]
+fn frontier<S: Side>(pos: &mut Position) -> u64 {
+    let mut moves = MoveList::new();
+    generate::<S, _>(pos, &mut moves);
+    let mut nodes = 0;
+    for &mv in moves.iter() {
+        let undo = pos.make_lite(mv);
+        nodes += leaves::<S::Them>(pos);
+        pos.unmake_lite(&undo);
+    }
+    nodes
+}
+
+/// One copy of the recursive walk; `$feature` lists the CPU features it is compiled for.
+macro_rules! walk {
+    ($name:ident $(, $feature:literal)?) => {
+        pub(crate) mod $name {
+            use super::*;
+
+            /// The walk from a root of `depth >= 2`, whichever side is to move.
+            $(#[target_feature(enable = $feature)])?
+            pub(crate) fn root(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
+                match pos.side_to_move() {
+                    Color::White => node::<White>(pos, depth, ctx),
+                    Color::Black => node::<Black>(pos, depth, ctx),
+                }
+            }
+
+            /// A node of `depth >= 2`, `S` to move.
+            $(#[target_feature(enable = $feature)])?
+            fn node<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
+                let table = ctx.hash;
+                if let Some(table) = table
+                    && let Some(nodes) = table.probe(pos.key(), depth)
+                {
+                    return nodes;
+                }
+                let nodes = if depth == 2 {
+                    frontier::<S>(pos)
+                } else {
+                    if ctx.stop.load(Ordering::Relaxed) {
+                        return 0;
+                    }
+                    let mut moves = MoveList::new();
+                    generate::<S, _>(pos, &mut moves);
+                    let mut nodes = 0;
+                    for &mv in moves.iter() {
+                        let undo = pos.make(mv);
+                        nodes += node::<S::Them>(pos, depth - 1, ctx);
+                        pos.unmake(mv, &undo);
+                        debug_assert_eq!(pos.key(), pos.compute_key());
+                    }
+                    nodes
+                };
+                if let Some(table) = table {
+                    table.store(pos.key(), depth, nodes);
+                }
+                nodes
+            }
+        }
+    };
+}
+
+walk!(baseline);
+#[cfg(target_arch = "x86_64")]
+walk!(modern, "popcnt,bmi1,bmi2,lzcnt");
