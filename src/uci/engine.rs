@@ -3,13 +3,14 @@
 
 use super::command::{Command, GoParams, ParseError, Start};
 use super::options::{Effect, Options, declarations};
+use super::preparse::quote;
 use super::worker::{Handle, Job, Worker};
 use super::{display, output};
 use crate::board::{FenError, Position};
 use crate::movegen::{MoveError, parse_move};
 use crate::perft::PerftOptions;
 use crate::search::{Control, Limits};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -118,7 +119,8 @@ impl Engine {
             }
             Command::Go { params, ignored } => {
                 if !ignored.is_empty() {
-                    output::info(&format!("go: ignored '{}'", ignored.join(" ")));
+                    let words: Vec<&str> = ignored.iter().take(20).map(String::as_str).collect();
+                    output::info(&format!("go: ignored '{}'", quote(&words.join(" "))));
                 }
                 let limits = self.limits(params);
                 let control = Control::default();
@@ -198,12 +200,30 @@ impl Engine {
     /// The search limits of `go`; `searchmoves` that are not legal are reported and dropped.
     fn limits(&self, params: GoParams) -> Limits {
         let mut searchmoves = Vec::new();
+        let mut refused = Vec::new();
+        let mut seen = HashSet::new();
         for text in &params.searchmoves {
+            if !seen.insert(text.as_str()) {
+                continue;
+            }
             match parse_move(&self.pos, text) {
                 Ok(mv) if !searchmoves.contains(&mv) => searchmoves.push(mv),
                 Ok(_) => {}
-                Err(e) => output::info(&format!("go: searchmoves: {e}; ignored")),
+                Err(_) => refused.push(text.as_str()),
             }
+        }
+        if !refused.is_empty() {
+            let shown: Vec<&str> = refused.iter().take(10).copied().collect();
+            output::info(&format!(
+                "go: searchmoves: {} not legal here, ignored: {}{}",
+                refused.len(),
+                shown.join(" "),
+                if refused.len() > shown.len() {
+                    " ..."
+                } else {
+                    ""
+                }
+            ));
         }
         Limits {
             wtime: params.wtime,

@@ -7,7 +7,8 @@
 //!
 //! Files: `command` (what a line means), `preparse` (what vampirc-uci cannot parse),
 //! `parse`, `engine` (state and commands), `worker`, `options`, `display` (`d`),
-//! `output` (every line written to stdout).
+//! `stockfish_order` (root moves of `go perft` in Stockfish's order), `output` (every
+//! line written to stdout).
 
 pub mod command;
 mod display;
@@ -16,6 +17,7 @@ mod options;
 mod output;
 pub mod parse;
 mod preparse;
+mod stockfish_order;
 pub mod worker;
 
 pub use command::{Command, ParseError};

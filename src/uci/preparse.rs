@@ -8,7 +8,7 @@
 //! `position`, `go perft`, unknown words) or hands vampirc a line it can parse (a `go`
 //! rewritten with clamped numbers and without the words it would choke on).
 
-use super::command::{Command, ParseError, Start};
+use super::command::{Command, GoParams, ParseError, Start};
 
 /// Longest piece of a bad line quoted back in an error.
 const QUOTE_MAX: usize = 60;
@@ -32,6 +32,9 @@ pub enum Route {
         command: &'static str,
         /// Words of a `go` that were ignored.
         ignored: Vec<String>,
+        /// `go` parameters read here: vampirc keeps only one of `ponder`, `infinite`,
+        /// `movetime` and the clock times (one enum), so these three never reach it.
+        preset: GoParams,
     },
 }
 
@@ -73,6 +76,7 @@ pub fn route(line: &str) -> Route {
                 line: line.to_string(),
                 command,
                 ignored: Vec::new(),
+                preset: GoParams::default(),
             },
             None => Route::Done(Err(ParseError::Unknown(quote(line)))),
         },
@@ -135,14 +139,18 @@ fn go(args: &[&str]) -> Route {
     }
     let mut line = String::from("go");
     let mut ignored = Vec::new();
+    let mut preset = GoParams::default();
     let mut i = 0;
     while i < args.len() {
         let word = args[i].to_ascii_lowercase();
         i += 1;
         let max = match word.as_str() {
-            "infinite" | "ponder" => {
-                line.push(' ');
-                line.push_str(&word);
+            "infinite" => {
+                preset.infinite = true;
+                continue;
+            }
+            "ponder" => {
+                preset.ponder = true;
                 continue;
             }
             "searchmoves" => {
@@ -172,6 +180,10 @@ fn go(args: &[&str]) -> Route {
         };
         let value = args.get(i).and_then(|v| number(v, &word));
         match value {
+            Some(n) if word == "movetime" => {
+                i += 1;
+                preset.movetime = Some(n);
+            }
             Some(n) => {
                 i += 1;
                 line.push_str(&format!(" {word} {}", n.min(max)));
@@ -191,6 +203,7 @@ fn go(args: &[&str]) -> Route {
         line,
         command: "go",
         ignored,
+        preset,
     }
 }
 
@@ -257,7 +270,7 @@ mod tests {
         assert_eq!(line, "go wtime 0 btime 999999999999 depth 255");
         assert_eq!(ignored, vec!["foo".to_string(), "movestogo x".to_string()]);
         let (line, ignored) = vampirc_line("GO Infinite searchmoves E2E4 d2d4 bogus");
-        assert_eq!(line, "go infinite searchmoves e2e4 d2d4");
+        assert_eq!(line, "go searchmoves e2e4 d2d4");
         assert_eq!(ignored, vec!["bogus".to_string()]);
     }
 
