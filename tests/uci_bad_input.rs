@@ -153,6 +153,8 @@ fn garbage_lines_are_answered_and_survived() {
         "go perft",
         "go perft -1",
         "go perft x",
+        "go perft 256",
+        "go perft 4294967295",
         "go perft 4294967296",
         "go perft 99999999999999999999999999",
     ] {

@@ -172,6 +172,14 @@ fn isready_and_stop_during_a_long_perft() {
     let line = engine.next_line(Duration::from_millis(500));
     assert_eq!(line.as_deref(), Some("info string perft stopped"));
     assert!(asked.elapsed() < Duration::from_millis(500));
+    // The deepest perft accepted runs until `stop` too (depth first: no stack overflow).
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name PerftHash value 16");
+    engine.send("go perft 255");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let line = engine.next_line(Duration::from_millis(500));
+    assert_eq!(line.as_deref(), Some("info string perft stopped"));
     // Still usable, and `stop` when idle is ignored.
     engine.send("stop");
     let lines = perft_lines(&mut engine, 3);

@@ -232,6 +232,11 @@ fn is_move_shaped(text: &str) -> bool {
         && square(b[2], b[3])
 }
 
+/// The deepest `go perft` accepted. Deeper counts could never finish, and the recursion
+/// (one stack frame per ply, depth first) would overflow the thread's stack within a
+/// second; depths above about 20 are accepted only to run until `stop`.
+pub const MAX_PERFT_DEPTH: u32 = 255;
+
 /// The depth of `go perft`.
 fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
     let Some(text) = depth else {
@@ -240,16 +245,16 @@ fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
             "a depth is needed: go perft N".into(),
         ));
     };
-    text.parse::<u32>().map(Command::Perft).map_err(|_| {
-        malformed(
+    match text.parse::<u32>() {
+        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(Command::Perft(depth)),
+        _ => Err(malformed(
             "go perft",
             format!(
-                "the depth must be a whole number from 0 to {}, not '{}'",
-                u32::MAX,
+                "the depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not '{}'",
                 quote(text)
             ),
-        )
-    })
+        )),
+    }
 }
 
 #[cfg(test)]
