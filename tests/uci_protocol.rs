@@ -410,3 +410,17 @@ fn search_go_stop_ponderhit() {
     );
     assert_eq!(lines.last().map(String::as_str), Some("bestmove e2e4"));
 }
+
+#[test]
+fn stop_ends_the_current_job_only() {
+    let mut engine = rookling();
+    engine.send("go perft 12");
+    engine.send("go perft 2");
+    engine.send("stop");
+    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
+    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 400")
+    );
+}

@@ -188,15 +188,9 @@ fn go(args: &[&str]) -> Route {
                 i += 1;
                 line.push_str(&format!(" {word} {}", n.min(max)));
             }
-            None => {
-                let shown = args
-                    .get(i)
-                    .map_or(String::new(), |v| format!(" {}", quote(v)));
-                if args.get(i).is_some() {
-                    i += 1;
-                }
-                ignored.push(format!("{word}{shown}"));
-            }
+            // Not a number: only the keyword is dropped; the next word is read on its own
+            // (it may be the next keyword: `go wtime depth 2`).
+            None => ignored.push(word),
         }
     }
     Route::Vampirc {
@@ -273,7 +267,13 @@ mod tests {
         let (line, ignored) =
             vampirc_line("go wtime -5 btime 12345678901234567890 depth 999 foo movestogo x");
         assert_eq!(line, "go wtime 0 btime 999999999999 depth 255");
-        assert_eq!(ignored, vec!["foo".to_string(), "movestogo x".to_string()]);
+        assert_eq!(
+            ignored,
+            vec!["foo".to_string(), "movestogo".to_string(), "x".to_string()]
+        );
+        let (line, ignored) = vampirc_line("go wtime depth 2");
+        assert_eq!(line, "go depth 2");
+        assert_eq!(ignored, vec!["wtime".to_string()]);
         let (line, ignored) = vampirc_line("GO Infinite searchmoves E2E4 d2d4 bogus");
         assert_eq!(line, "go searchmoves e2e4 d2d4");
         assert_eq!(ignored, vec!["bogus".to_string()]);
