@@ -153,6 +153,8 @@ fn garbage_lines_are_answered_and_survived() {
         "go perft",
         "go perft -1",
         "go perft x",
+        "go perft 256",
+        "go perft 4294967295",
         "go perft 4294967296",
         "go perft 99999999999999999999999999",
     ] {
@@ -285,11 +287,21 @@ fn thousands_of_random_lines_then_a_correct_perft() {
             line.push(b' ');
         }
         let text = String::from_utf8_lossy(&line).to_ascii_lowercase();
-        let first = text.split_whitespace().next().unwrap_or("");
-        if first == "quit" {
-            continue;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.first() {
+            Some(&"quit") => continue,
+            // `stop` ends the current job only: searches are kept short (no `infinite`,
+            // no `ponder`, at most depth 2) so that none is left running at the end.
+            Some(&"go") if !words.contains(&"perft") => {
+                let kept: Vec<&str> = words
+                    .iter()
+                    .copied()
+                    .filter(|w| !["infinite", "ponder", "depth"].contains(w))
+                    .collect();
+                line = format!("{} depth 2", kept.join(" ")).into_bytes();
+            }
+            _ => {}
         }
-        // Deep perfts and long searches are ended by `stop` below, shallow ones run.
         line.push(b'\n');
         engine.send_bytes(&line);
         if rng.next().is_multiple_of(50) {

@@ -172,6 +172,14 @@ fn isready_and_stop_during_a_long_perft() {
     let line = engine.next_line(Duration::from_millis(500));
     assert_eq!(line.as_deref(), Some("info string perft stopped"));
     assert!(asked.elapsed() < Duration::from_millis(500));
+    // The deepest perft accepted runs until `stop` too (depth first: no stack overflow).
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name PerftHash value 16");
+    engine.send("go perft 255");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let line = engine.next_line(Duration::from_millis(500));
+    assert_eq!(line.as_deref(), Some("info string perft stopped"));
     // Still usable, and `stop` when idle is ignored.
     engine.send("stop");
     let lines = perft_lines(&mut engine, 3);
@@ -401,4 +409,18 @@ fn search_go_stop_ponderhit() {
         "{lines:?}"
     );
     assert_eq!(lines.last().map(String::as_str), Some("bestmove e2e4"));
+}
+
+#[test]
+fn stop_ends_the_current_job_only() {
+    let mut engine = rookling();
+    engine.send("go perft 12");
+    engine.send("go perft 2");
+    engine.send("stop");
+    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
+    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 400")
+    );
 }

@@ -133,12 +133,12 @@ impl Engine {
                 self.start(job, control);
             }
             Command::Stop => {
-                for job in self.unfinished() {
+                if let Some(job) = self.current() {
                     job.control.stop.store(true, Ordering::Relaxed);
                 }
             }
             Command::PonderHit => {
-                for job in self.unfinished() {
+                if let Some(job) = self.current() {
                     job.control.pondering.store(false, Ordering::Relaxed);
                 }
             }
@@ -162,13 +162,14 @@ impl Engine {
         self.pending.push_back(handle);
     }
 
-    /// The stoppable jobs sent so far and not finished: the one running and those
-    /// queued behind it. `stop` ends them all (a GUI never queues two; a script that does
-    /// gets an idle engine after `stop`, never a long job it cannot see).
-    fn unfinished(&mut self) -> &VecDeque<Handle> {
+    /// The current job: the oldest perft or search not finished, which is the one
+    /// running or, if the worker has not picked it up yet, the next to run. `stop` and
+    /// `ponderhit` apply to it only; jobs queued behind it (a GUI never queues any) run
+    /// afterwards as sent.
+    fn current(&mut self) -> Option<&Handle> {
         let worker = &self.worker;
         self.pending.retain(|job| !worker.is_finished(job.id));
-        &self.pending
+        self.pending.front()
     }
 
     /// The position `position` names, built completely before anything changes:

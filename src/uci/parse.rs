@@ -230,7 +230,12 @@ mod tests {
 
         #[test]
         fn perft_depths(depth in any::<u32>()) {
-            prop_assert_eq!(parse(&format!("go perft {depth}")), Ok(Command::Perft(depth)));
+            let parsed = parse(&format!("go perft {depth}"));
+            if depth <= super::super::preparse::MAX_PERFT_DEPTH {
+                prop_assert_eq!(parsed, Ok(Command::Perft(depth)));
+            } else {
+                prop_assert!(parsed.is_err());
+            }
         }
     }
 }

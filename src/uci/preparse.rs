@@ -188,15 +188,9 @@ fn go(args: &[&str]) -> Route {
                 i += 1;
                 line.push_str(&format!(" {word} {}", n.min(max)));
             }
-            None => {
-                let shown = args
-                    .get(i)
-                    .map_or(String::new(), |v| format!(" {}", quote(v)));
-                if args.get(i).is_some() {
-                    i += 1;
-                }
-                ignored.push(format!("{word}{shown}"));
-            }
+            // Not a number: only the keyword is dropped; the next word is read on its own
+            // (it may be the next keyword: `go wtime depth 2`).
+            None => ignored.push(word),
         }
     }
     Route::Vampirc {
@@ -232,6 +226,11 @@ fn is_move_shaped(text: &str) -> bool {
         && square(b[2], b[3])
 }
 
+/// The deepest `go perft` accepted. Deeper counts could never finish, and the recursion
+/// (one stack frame per ply, depth first) would overflow the thread's stack within a
+/// second; depths above about 20 are accepted only to run until `stop`.
+pub const MAX_PERFT_DEPTH: u32 = 255;
+
 /// The depth of `go perft`.
 fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
     let Some(text) = depth else {
@@ -240,16 +239,16 @@ fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
             "a depth is needed: go perft N".into(),
         ));
     };
-    text.parse::<u32>().map(Command::Perft).map_err(|_| {
-        malformed(
+    match text.parse::<u32>() {
+        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(Command::Perft(depth)),
+        _ => Err(malformed(
             "go perft",
             format!(
-                "the depth must be a whole number from 0 to {}, not '{}'",
-                u32::MAX,
+                "the depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not '{}'",
                 quote(text)
             ),
-        )
-    })
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -268,7 +267,13 @@ mod tests {
         let (line, ignored) =
             vampirc_line("go wtime -5 btime 12345678901234567890 depth 999 foo movestogo x");
         assert_eq!(line, "go wtime 0 btime 999999999999 depth 255");
-        assert_eq!(ignored, vec!["foo".to_string(), "movestogo x".to_string()]);
+        assert_eq!(
+            ignored,
+            vec!["foo".to_string(), "movestogo".to_string(), "x".to_string()]
+        );
+        let (line, ignored) = vampirc_line("go wtime depth 2");
+        assert_eq!(line, "go depth 2");
+        assert_eq!(ignored, vec!["wtime".to_string()]);
         let (line, ignored) = vampirc_line("GO Infinite searchmoves E2E4 d2d4 bogus");
         assert_eq!(line, "go searchmoves e2e4 d2d4");
         assert_eq!(ignored, vec!["bogus".to_string()]);
