@@ -126,6 +126,11 @@ fn unusual_but_valid_positions_are_accepted() {
             "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1 e8c8",
             "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2",
         ),
+        // Moves in upper case, promotion letter included.
+        (
+            "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves A7A8Q",
+            "Q3k3/8/8/8/8/8/8/4K3 b - - 0 1",
+        ),
         // Windows line ending.
         (
             "position startpos moves d2d4\r",

@@ -156,8 +156,10 @@ impl Engine {
         self.worker.shut_down(std::time::Duration::from_millis(500));
     }
 
-    /// Queues a stoppable job.
+    /// Queues a stoppable job (forgetting those known to be finished).
     fn start(&mut self, job: Job, control: Control) {
+        let worker = &self.worker;
+        self.pending.retain(|job| !worker.is_finished(job.id));
         let handle = self.worker.send(job, Arc::new(control));
         self.pending.push_back(handle);
     }
@@ -187,8 +189,10 @@ impl Engine {
         pos.set_chess960(fen_chess960 || self.options.chess960);
         let mut history = Vec::new();
         for (index, text) in moves.iter().enumerate() {
+            // Upper case is read too (`E2E4`, `e7e8Q`): nothing else could be meant.
+            let text = text.to_ascii_lowercase();
             let mv =
-                parse_move(&pos, text).map_err(|error| PositionError::Move { index, error })?;
+                parse_move(&pos, &text).map_err(|error| PositionError::Move { index, error })?;
             history.push(pos.key());
             pos.make(mv);
             if pos.halfmove_clock() == 0 {
