@@ -40,7 +40,56 @@ const STARTS: [&str; 4] = [
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 ];
 
+/// A FEN placement from 64 squares (`.` empty), with the two kings put on `wk` and `bk`.
+fn placement(squares: &[char], wk: usize, bk: usize) -> String {
+    let mut board: Vec<char> = squares.to_vec();
+    board[wk] = 'K';
+    board[bk] = 'k';
+    let mut ranks = Vec::new();
+    for rank in board.chunks(8) {
+        let mut text = String::new();
+        let mut empty = 0;
+        for &c in rank {
+            if c == '.' {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                text.push(c);
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        ranks.push(text);
+    }
+    ranks.join("/")
+}
+
 proptest! {
+    #[test]
+    fn random_boards_are_accepted_or_refused_and_counted(
+        squares in proptest::collection::vec(
+            prop_oneof![8 => Just('.'), 1 => proptest::sample::select(vec!['p', 'n', 'b', 'r', 'q', 'P', 'N', 'B', 'R', 'Q'])],
+            64),
+        kings in (0usize..64, 0usize..64).prop_filter("two squares", |(a, b)| a != b),
+        side in prop_oneof![Just("w"), Just("b")],
+        castling in "(-|K?Q?k?q?|[A-H]{0,2}[a-h]{0,2})",
+        ep in prop_oneof![Just("-".to_string()), "[a-h][36]"],
+    ) {
+        let castling = if castling.is_empty() { "-".to_string() } else { castling };
+        let fen = format!("{} {side} {castling} {ep}", placement(&squares, kings.0, kings.1));
+        if let Ok(pos) = Position::from_fen(&fen) {
+            let back = Position::from_fen(&pos.to_fen()).expect("our own FEN is valid");
+            prop_assert!(same(&back, &pos), "{}", fen);
+            let mut copy = pos.clone();
+            let _ = rookling::perft::perft(&mut copy, 2);
+            prop_assert_eq!(copy.to_fen(), pos.to_fen());
+        }
+    }
+
     #[test]
     fn any_text_is_accepted_or_refused(text in "\\PC{0,120}") {
         let _ = Position::from_fen(&text);
@@ -56,6 +105,10 @@ proptest! {
             let back = Position::from_fen(&pos.to_fen()).expect("our own FEN is valid");
             prop_assert!(same(&back, &pos));
             prop_assert_eq!(pos.key(), pos.compute_key());
+            // And the generator copes with it (odd castling rights, en passant, checks).
+            let mut copy = pos.clone();
+            let _ = rookling::perft::perft(&mut copy, 2);
+            prop_assert_eq!(copy.to_fen(), pos.to_fen());
         }
     }
 

@@ -12,13 +12,13 @@
 
 pub mod command;
 mod display;
-pub mod engine;
+mod engine;
 mod options;
 mod output;
 pub mod parse;
 mod preparse;
 mod stockfish_order;
-pub mod worker;
+mod worker;
 
 pub use command::{Command, ParseError};
 pub use parse::parse;
