@@ -99,20 +99,23 @@ class Tally:
         return (self.wins + 0.5 * self.draws) / max(self.games, 1)
 
     def elo(self):
-        """Elo difference and its 95% half-width from the per-game score spread."""
+        """Elo difference and its 95% interval (from the per-game score spread)."""
         n = self.games
+
+        def to_elo(x):
+            if x <= 0:
+                return -math.inf
+            if x >= 1:
+                return math.inf
+            return -400 * math.log10(1 / x - 1)
+
         if n == 0:
-            return 0.0, float("inf")
+            return 0.0, -math.inf, math.inf
         p = self.score()
         var = (self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2
                + self.losses * p ** 2) / n
         half = 1.96 * math.sqrt(var / n)
-
-        def to_elo(x):
-            x = min(max(x, 1e-6), 1 - 1e-6)
-            return -400 * math.log10(1 / x - 1)
-
-        return to_elo(p), (to_elo(p + half) - to_elo(p - half)) / 2
+        return to_elo(p), to_elo(p - half), to_elo(p + half)
 
 
 def play_game(rookling, stockfish, opening, rookling_white, tc, max_plies, log):
@@ -232,20 +235,18 @@ def main():
             else:
                 tally.losses += 1
             colour = "white" if rookling_white else "black"
-            elo, margin = tally.elo()
             print(f"game {i + 1}: Rookling ({colour}) {points} by {reason} [{opening}] "
                   f"-> +{tally.wins} ={tally.draws} -{tally.losses} "
-                  f"({100 * tally.score():.1f}%, Elo {elo:+.0f} +/- {margin:.0f})",
-                  flush=True)
+                  f"({100 * tally.score():.1f}%)", flush=True)
             if pgn_out and game is not None:
                 print(game, file=pgn_out, end="\n\n", flush=True)
     finally:
         rookling.quit()
         stockfish.quit()
-    elo, margin = tally.elo()
+    elo, low, high = tally.elo()
     print(f"\nRookling vs Stockfish (UCI_Elo {args.elo}), {args.tc}, {tally.games} games")
     print(f"W/D/L: {tally.wins}/{tally.draws}/{tally.losses}  score {100 * tally.score():.1f}%"
-          f"  Elo {elo:+.0f} +/- {margin:.0f} (relative to the limited Stockfish)")
+          f"  Elo {elo:+.0f} (95%: {low:+.0f} to {high:+.0f}) relative to the limited Stockfish")
     print(f"illegal moves: {tally.illegal}  time losses: {tally.time_losses}  "
           f"crashes: {tally.crashes}")
 

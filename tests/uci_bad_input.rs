@@ -126,6 +126,11 @@ fn unusual_but_valid_positions_are_accepted() {
             "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1 e8c8",
             "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2",
         ),
+        // Moves in upper case, promotion letter included.
+        (
+            "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves A7A8Q",
+            "Q3k3/8/8/8/8/8/8/4K3 b - - 0 1",
+        ),
         // Windows line ending.
         (
             "position startpos moves d2d4\r",
@@ -153,6 +158,8 @@ fn garbage_lines_are_answered_and_survived() {
         "go perft",
         "go perft -1",
         "go perft x",
+        "go perft 256",
+        "go perft 4294967295",
         "go perft 4294967296",
         "go perft 99999999999999999999999999",
     ] {
@@ -285,11 +292,21 @@ fn thousands_of_random_lines_then_a_correct_perft() {
             line.push(b' ');
         }
         let text = String::from_utf8_lossy(&line).to_ascii_lowercase();
-        let first = text.split_whitespace().next().unwrap_or("");
-        if first == "quit" {
-            continue;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.first() {
+            Some(&"quit") => continue,
+            // `stop` ends the current job only: searches are kept short (no `infinite`,
+            // no `ponder`, at most depth 2) so that none is left running at the end.
+            Some(&"go") if !words.contains(&"perft") => {
+                let kept: Vec<&str> = words
+                    .iter()
+                    .copied()
+                    .filter(|w| !["infinite", "ponder", "depth"].contains(w))
+                    .collect();
+                line = format!("{} depth 2", kept.join(" ")).into_bytes();
+            }
+            _ => {}
         }
-        // Deep perfts and long searches are ended by `stop` below, shallow ones run.
         line.push(b'\n');
         engine.send_bytes(&line);
         if rng.next().is_multiple_of(50) {

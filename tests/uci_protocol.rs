@@ -172,6 +172,14 @@ fn isready_and_stop_during_a_long_perft() {
     let line = engine.next_line(Duration::from_millis(500));
     assert_eq!(line.as_deref(), Some("info string perft stopped"));
     assert!(asked.elapsed() < Duration::from_millis(500));
+    // The deepest perft accepted runs until `stop` too (depth first: no stack overflow).
+    engine.send("setoption name Threads value 2");
+    engine.send("setoption name PerftHash value 16");
+    engine.send("go perft 255");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let line = engine.next_line(Duration::from_millis(500));
+    assert_eq!(line.as_deref(), Some("info string perft stopped"));
     // Still usable, and `stop` when idle is ignored.
     engine.send("stop");
     let lines = perft_lines(&mut engine, 3);
@@ -354,4 +362,65 @@ fn display_and_divide_match_stockfish() {
         };
         assert_eq!(without_key(ours), without_key(theirs), "{fen}");
     }
+}
+
+#[test]
+fn search_go_stop_ponderhit() {
+    let mut engine = rookling();
+    engine.send("position startpos moves e2e4");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(engine.sync().iter().all(|l| l.starts_with("info ")));
+    let asked = Instant::now();
+    engine.send("stop");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert!(asked.elapsed() < Duration::from_millis(500));
+    let best = lines
+        .last()
+        .expect("bestmove")
+        .split(' ')
+        .nth(1)
+        .map(String::from);
+    engine.send("go perft 1");
+    let divide = engine.read_until(|l| l.starts_with("Nodes searched"));
+    let best = best.expect("a move");
+    assert!(
+        divide.iter().any(|l| l.starts_with(&format!("{best}: "))),
+        "{best} is legal"
+    );
+
+    // While pondering there is no bestmove until `ponderhit` (or `stop`).
+    engine.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.send("ponderhit");
+    engine.read_until(|l| l.starts_with("bestmove"));
+
+    // No legal move: bestmove (none). Illegal searchmoves are reported and ignored.
+    engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    engine.send("go depth 1");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+    engine.send("position startpos");
+    engine.send("go depth 1 searchmoves e2e4 e7e5");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines[0].starts_with("info string ") && lines[0].contains("e7e5"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove e2e4"));
+}
+
+#[test]
+fn stop_ends_the_current_job_only() {
+    let mut engine = rookling();
+    engine.send("go perft 12");
+    engine.send("go perft 2");
+    engine.send("stop");
+    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
+    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 400")
+    );
 }

@@ -1,6 +1,8 @@
 //! `CliError`: what the command line reports in one line before exiting with status 2.
 
 use crate::board::FenError;
+use crate::compare::config::ConfigError;
+use crate::compare::engine::EngineError;
 use crate::movegen::MoveError;
 use std::fmt;
 
@@ -11,6 +13,10 @@ pub enum CliError {
     Fen(FenError),
     /// A move of `--moves` was refused.
     Move(MoveError),
+    /// An engine could not be named or found.
+    Config(ConfigError),
+    /// An engine failed: did not start, died, hung or printed garbage.
+    Engine(EngineError),
     /// Anything else, already phrased for the user.
     Other(String),
 }
@@ -20,6 +26,8 @@ impl fmt::Display for CliError {
         match self {
             Self::Fen(e) => write!(f, "invalid FEN: {e}"),
             Self::Move(e) => write!(f, "{e}"),
+            Self::Config(e) => write!(f, "{e}"),
+            Self::Engine(e) => write!(f, "{e}"),
             Self::Other(s) => f.write_str(s),
         }
     }
@@ -36,6 +44,18 @@ impl From<FenError> for CliError {
 impl From<MoveError> for CliError {
     fn from(e: MoveError) -> Self {
         Self::Move(e)
+    }
+}
+
+impl From<ConfigError> for CliError {
+    fn from(e: ConfigError) -> Self {
+        Self::Config(e)
+    }
+}
+
+impl From<EngineError> for CliError {
+    fn from(e: EngineError) -> Self {
+        Self::Engine(e)
     }
 }
 

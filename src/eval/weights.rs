@@ -183,3 +183,96 @@ pub mod pst {
     /// The six tables, pawn first.
     pub const ALL: [[S; 64]; 6] = [table(0), table(1), table(2), table(3), table(4), table(5)];
 }
+
+impl Weights {
+    /// Every tunable number except the piece-square tables, in a fixed order (for the
+    /// tuner): material, mobility, pawn terms, pieces, king terms, tempo.
+    pub fn scalars_mut(&mut self) -> Vec<&mut i32> {
+        fn pair<'a>(v: &mut Vec<&'a mut i32>, s: &'a mut S) {
+            v.push(&mut s.0);
+            v.push(&mut s.1);
+        }
+        let Weights {
+            material,
+            pst: _,
+            mobility,
+            passed,
+            connected,
+            doubled,
+            isolated,
+            passer_king_distance,
+            bishop_pair,
+            rook_open,
+            rook_semi_open,
+            shield_near,
+            shield_far,
+            king_open_file,
+            king_attack,
+            pawn_threat,
+            tempo,
+        } = self;
+        let mut v = Vec::new();
+        for s in material[..5].iter_mut() {
+            pair(&mut v, s);
+        }
+        for s in mobility.iter_mut() {
+            pair(&mut v, s);
+        }
+        for s in passed[1..7].iter_mut() {
+            pair(&mut v, s);
+        }
+        for s in connected[1..7].iter_mut() {
+            pair(&mut v, s);
+        }
+        for s in [
+            doubled,
+            isolated,
+            bishop_pair,
+            rook_open,
+            rook_semi_open,
+            shield_near,
+            shield_far,
+            king_open_file,
+            pawn_threat,
+            tempo,
+        ] {
+            pair(&mut v, s);
+        }
+        v.push(&mut passer_king_distance.0);
+        v.push(&mut passer_king_distance.1);
+        for k in king_attack.iter_mut() {
+            v.push(k);
+        }
+        v
+    }
+
+    /// The weights as the Rust source of [`WEIGHTS`] (what the tuner prints).
+    pub fn to_rust(&self) -> String {
+        let s = |x: &S| format!("S({}, {})", x.0, x.1);
+        let list = |xs: &[S]| xs.iter().map(s).collect::<Vec<_>>().join(", ");
+        format!(
+            "pub static WEIGHTS: Weights = Weights {{\n    material: [{}],\n    pst: pst::ALL,\n    \
+             mobility: [{}],\n    passed: [{}],\n    connected: [{}],\n    doubled: {},\n    \
+             isolated: {},\n    passer_king_distance: ({}, {}),\n    bishop_pair: {},\n    \
+             rook_open: {},\n    rook_semi_open: {},\n    shield_near: {},\n    shield_far: {},\n    \
+             king_open_file: {},\n    king_attack: {:?},\n    pawn_threat: {},\n    tempo: {},\n}};",
+            list(&self.material),
+            list(&self.mobility),
+            list(&self.passed),
+            list(&self.connected),
+            s(&self.doubled),
+            s(&self.isolated),
+            self.passer_king_distance.0,
+            self.passer_king_distance.1,
+            s(&self.bishop_pair),
+            s(&self.rook_open),
+            s(&self.rook_semi_open),
+            s(&self.shield_near),
+            s(&self.shield_far),
+            s(&self.king_open_file),
+            self.king_attack,
+            s(&self.pawn_threat),
+            s(&self.tempo),
+        )
+    }
+}

@@ -7,6 +7,7 @@
 //! - [`units`]: the tree split into work units for other processes or machines, and
 //!   the exact sum of their results.
 
+pub mod epd;
 pub mod hash;
 mod parallel;
 pub mod stats;

@@ -126,7 +126,7 @@ impl UnitResult {
             UnitError::Fields(_, n) => UnitError::Fields(4, n + 1),
             e => e,
         })?;
-        if nodes % u128::from(unit.multiplicity) != 0 {
+        if !nodes.is_multiple_of(u128::from(unit.multiplicity)) {
             return Err(UnitError::NotMultiple);
         }
         Ok(Self { nodes, unit })

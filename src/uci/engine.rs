@@ -3,13 +3,14 @@
 
 use super::command::{Command, GoParams, ParseError, Start};
 use super::options::{Effect, Options, declarations};
+use super::preparse::quote;
 use super::worker::{Handle, Job, Worker};
 use super::{display, output};
 use crate::board::{FenError, Position};
 use crate::movegen::{MoveError, parse_move};
 use crate::perft::PerftOptions;
 use crate::search::{Control, Limits};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -118,7 +119,8 @@ impl Engine {
             }
             Command::Go { params, ignored } => {
                 if !ignored.is_empty() {
-                    output::info(&format!("go: ignored '{}'", ignored.join(" ")));
+                    let words: Vec<&str> = ignored.iter().take(20).map(String::as_str).collect();
+                    output::info(&format!("go: ignored '{}'", quote(&words.join(" "))));
                 }
                 let limits = self.limits(params);
                 let control = Control::default();
@@ -131,12 +133,12 @@ impl Engine {
                 self.start(job, control);
             }
             Command::Stop => {
-                for job in self.unfinished() {
+                if let Some(job) = self.current() {
                     job.control.stop.store(true, Ordering::Relaxed);
                 }
             }
             Command::PonderHit => {
-                for job in self.unfinished() {
+                if let Some(job) = self.current() {
                     job.control.pondering.store(false, Ordering::Relaxed);
                 }
             }
@@ -154,19 +156,22 @@ impl Engine {
         self.worker.shut_down(std::time::Duration::from_millis(500));
     }
 
-    /// Queues a stoppable job.
+    /// Queues a stoppable job (forgetting those known to be finished).
     fn start(&mut self, job: Job, control: Control) {
+        let worker = &self.worker;
+        self.pending.retain(|job| !worker.is_finished(job.id));
         let handle = self.worker.send(job, Arc::new(control));
         self.pending.push_back(handle);
     }
 
-    /// The stoppable jobs sent so far and not finished: the one running and those
-    /// queued behind it. `stop` ends them all (a GUI never queues two; a script that does
-    /// gets an idle engine after `stop`, never a long job it cannot see).
-    fn unfinished(&mut self) -> &VecDeque<Handle> {
+    /// The current job: the oldest perft or search not finished, which is the one
+    /// running or, if the worker has not picked it up yet, the next to run. `stop` and
+    /// `ponderhit` apply to it only; jobs queued behind it (a GUI never queues any) run
+    /// afterwards as sent.
+    fn current(&mut self) -> Option<&Handle> {
         let worker = &self.worker;
         self.pending.retain(|job| !worker.is_finished(job.id));
-        &self.pending
+        self.pending.front()
     }
 
     /// The position `position` names, built completely before anything changes:
@@ -184,8 +189,10 @@ impl Engine {
         pos.set_chess960(fen_chess960 || self.options.chess960);
         let mut history = Vec::new();
         for (index, text) in moves.iter().enumerate() {
+            // Upper case is read too (`E2E4`, `e7e8Q`): nothing else could be meant.
+            let text = text.to_ascii_lowercase();
             let mv =
-                parse_move(&pos, text).map_err(|error| PositionError::Move { index, error })?;
+                parse_move(&pos, &text).map_err(|error| PositionError::Move { index, error })?;
             history.push(pos.key());
             pos.make(mv);
             if pos.halfmove_clock() == 0 {
@@ -198,12 +205,30 @@ impl Engine {
     /// The search limits of `go`; `searchmoves` that are not legal are reported and dropped.
     fn limits(&self, params: GoParams) -> Limits {
         let mut searchmoves = Vec::new();
+        let mut refused = Vec::new();
+        let mut seen = HashSet::new();
         for text in &params.searchmoves {
+            if !seen.insert(text.as_str()) {
+                continue;
+            }
             match parse_move(&self.pos, text) {
                 Ok(mv) if !searchmoves.contains(&mv) => searchmoves.push(mv),
                 Ok(_) => {}
-                Err(e) => output::info(&format!("go: searchmoves: {e}; ignored")),
+                Err(_) => refused.push(text.as_str()),
             }
+        }
+        if !refused.is_empty() {
+            let shown: Vec<&str> = refused.iter().take(10).copied().collect();
+            output::info(&format!(
+                "go: searchmoves: {} not legal here, ignored: {}{}",
+                refused.len(),
+                shown.join(" "),
+                if refused.len() > shown.len() {
+                    " ..."
+                } else {
+                    ""
+                }
+            ));
         }
         Limits {
             wtime: params.wtime,

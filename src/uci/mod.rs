@@ -7,16 +7,18 @@
 //!
 //! Files: `command` (what a line means), `preparse` (what vampirc-uci cannot parse),
 //! `parse`, `engine` (state and commands), `worker`, `options`, `display` (`d`),
-//! `output` (every line written to stdout).
+//! `stockfish_order` (root moves of `go perft` in Stockfish's order), `output` (every
+//! line written to stdout).
 
 pub mod command;
 mod display;
-pub mod engine;
+mod engine;
 mod options;
 mod output;
 pub mod parse;
 mod preparse;
-pub mod worker;
+mod stockfish_order;
+mod worker;
 
 pub use command::{Command, ParseError};
 pub use parse::parse;
@@ -66,13 +68,21 @@ pub fn run<R: BufRead>(mut input: R) {
         let line = String::from_utf8_lossy(&bytes);
         let line = line.trim_end_matches(['\n', '\r']);
         log::debug!("<< {line}");
-        let flow = match parse(line) {
-            Ok(command) => engine.handle(command),
-            Err(e) => {
-                engine.refuse(&e);
-                Flow::Continue
-            }
-        };
+        // Nothing here should panic; if it ever does, the line is refused and the engine
+        // (whose `position` is applied all or nothing) keeps serving.
+        let handled =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match parse(line) {
+                Ok(command) => engine.handle(command),
+                Err(e) => {
+                    engine.refuse(&e);
+                    Flow::Continue
+                }
+            }));
+        let flow = handled.unwrap_or_else(|_| {
+            log::error!("a panic while handling a line");
+            output::info("error: internal error, the line was ignored");
+            Flow::Continue
+        });
         if flow == Flow::Quit {
             break;
         }

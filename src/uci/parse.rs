@@ -16,6 +16,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             line,
             command,
             ignored,
+            preset,
         } => {
             let message = std::panic::catch_unwind(|| vampirc_uci::parse_one(&line));
             let bad = || ParseError::Malformed {
@@ -23,7 +24,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
                 why: format!("cannot read '{}'", quote(&line)),
             };
             match message {
-                Ok(message) => from_vampirc(message, ignored).ok_or_else(bad),
+                Ok(message) => from_vampirc(message, ignored, preset).ok_or_else(bad),
                 Err(_) => Err(bad()),
             }
         }
@@ -31,7 +32,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
 }
 
 /// The command for a message vampirc parsed; `None` for one the engine does not take.
-fn from_vampirc(message: UciMessage, ignored: Vec<String>) -> Option<Command> {
+fn from_vampirc(message: UciMessage, ignored: Vec<String>, preset: GoParams) -> Option<Command> {
     Some(match message {
         UciMessage::Uci => Command::Uci,
         UciMessage::Debug(on) => Command::Debug(on),
@@ -45,10 +46,13 @@ fn from_vampirc(message: UciMessage, ignored: Vec<String>) -> Option<Command> {
         UciMessage::Go {
             time_control,
             search_control,
-        } => Command::Go {
-            params: go_params(time_control, search_control),
-            ignored,
-        },
+        } => {
+            let mut params = go_params(time_control, search_control);
+            params.ponder |= preset.ponder;
+            params.infinite |= preset.infinite;
+            params.movetime = params.movetime.or(preset.movetime);
+            Command::Go { params, ignored }
+        }
         _ => return None,
     })
 }
@@ -175,6 +179,13 @@ mod tests {
         assert_eq!(go("go movetime 500").movetime, Some(500));
         assert_eq!(go("go mate 3").mate, Some(3));
         assert_eq!(go("go depth 1000").depth, Some(255));
+        // vampirc keeps one of ponder / infinite / movetime / clock times; all are kept.
+        let p = go("go ponder wtime 100 btime 200 movetime 50 infinite depth 4");
+        assert!(p.ponder && p.infinite);
+        assert_eq!(
+            (p.wtime, p.btime, p.movetime, p.depth),
+            (Some(100), Some(200), Some(50), Some(4))
+        );
         assert_eq!(go("go"), GoParams::default());
         match parse("go depth 3 sideways 4") {
             Ok(Command::Go { params, ignored }) => {
@@ -219,7 +230,12 @@ mod tests {
 
         #[test]
         fn perft_depths(depth in any::<u32>()) {
-            prop_assert_eq!(parse(&format!("go perft {depth}")), Ok(Command::Perft(depth)));
+            let parsed = parse(&format!("go perft {depth}"));
+            if depth <= super::super::preparse::MAX_PERFT_DEPTH {
+                prop_assert_eq!(parsed, Ok(Command::Perft(depth)));
+            } else {
+                prop_assert!(parsed.is_err());
+            }
         }
     }
 }

@@ -8,7 +8,7 @@
 //! `position`, `go perft`, unknown words) or hands vampirc a line it can parse (a `go`
 //! rewritten with clamped numbers and without the words it would choke on).
 
-use super::command::{Command, ParseError, Start};
+use super::command::{Command, GoParams, ParseError, Start};
 
 /// Longest piece of a bad line quoted back in an error.
 const QUOTE_MAX: usize = 60;
@@ -32,6 +32,9 @@ pub enum Route {
         command: &'static str,
         /// Words of a `go` that were ignored.
         ignored: Vec<String>,
+        /// `go` parameters read here: vampirc keeps only one of `ponder`, `infinite`,
+        /// `movetime` and the clock times (one enum), so these three never reach it.
+        preset: GoParams,
     },
 }
 
@@ -73,6 +76,7 @@ pub fn route(line: &str) -> Route {
                 line: line.to_string(),
                 command,
                 ignored: Vec::new(),
+                preset: GoParams::default(),
             },
             None => Route::Done(Err(ParseError::Unknown(quote(line)))),
         },
@@ -135,14 +139,18 @@ fn go(args: &[&str]) -> Route {
     }
     let mut line = String::from("go");
     let mut ignored = Vec::new();
+    let mut preset = GoParams::default();
     let mut i = 0;
     while i < args.len() {
         let word = args[i].to_ascii_lowercase();
         i += 1;
         let max = match word.as_str() {
-            "infinite" | "ponder" => {
-                line.push(' ');
-                line.push_str(&word);
+            "infinite" => {
+                preset.infinite = true;
+                continue;
+            }
+            "ponder" => {
+                preset.ponder = true;
                 continue;
             }
             "searchmoves" => {
@@ -172,25 +180,24 @@ fn go(args: &[&str]) -> Route {
         };
         let value = args.get(i).and_then(|v| number(v, &word));
         match value {
+            Some(n) if word == "movetime" => {
+                i += 1;
+                preset.movetime = Some(n);
+            }
             Some(n) => {
                 i += 1;
                 line.push_str(&format!(" {word} {}", n.min(max)));
             }
-            None => {
-                let shown = args
-                    .get(i)
-                    .map_or(String::new(), |v| format!(" {}", quote(v)));
-                if args.get(i).is_some() {
-                    i += 1;
-                }
-                ignored.push(format!("{word}{shown}"));
-            }
+            // Not a number: only the keyword is dropped; the next word is read on its own
+            // (it may be the next keyword: `go wtime depth 2`).
+            None => ignored.push(word),
         }
     }
     Route::Vampirc {
         line,
         command: "go",
         ignored,
+        preset,
     }
 }
 
@@ -219,6 +226,11 @@ fn is_move_shaped(text: &str) -> bool {
         && square(b[2], b[3])
 }
 
+/// The deepest `go perft` accepted. Deeper counts could never finish, and the recursion
+/// (one stack frame per ply, depth first) would overflow the thread's stack within a
+/// second; depths above about 20 are accepted only to run until `stop`.
+pub const MAX_PERFT_DEPTH: u32 = 255;
+
 /// The depth of `go perft`.
 fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
     let Some(text) = depth else {
@@ -227,16 +239,16 @@ fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
             "a depth is needed: go perft N".into(),
         ));
     };
-    text.parse::<u32>().map(Command::Perft).map_err(|_| {
-        malformed(
+    match text.parse::<u32>() {
+        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(Command::Perft(depth)),
+        _ => Err(malformed(
             "go perft",
             format!(
-                "the depth must be a whole number from 0 to {}, not '{}'",
-                u32::MAX,
+                "the depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not '{}'",
                 quote(text)
             ),
-        )
-    })
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -255,9 +267,15 @@ mod tests {
         let (line, ignored) =
             vampirc_line("go wtime -5 btime 12345678901234567890 depth 999 foo movestogo x");
         assert_eq!(line, "go wtime 0 btime 999999999999 depth 255");
-        assert_eq!(ignored, vec!["foo".to_string(), "movestogo x".to_string()]);
+        assert_eq!(
+            ignored,
+            vec!["foo".to_string(), "movestogo".to_string(), "x".to_string()]
+        );
+        let (line, ignored) = vampirc_line("go wtime depth 2");
+        assert_eq!(line, "go depth 2");
+        assert_eq!(ignored, vec!["wtime".to_string()]);
         let (line, ignored) = vampirc_line("GO Infinite searchmoves E2E4 d2d4 bogus");
-        assert_eq!(line, "go infinite searchmoves e2e4 d2d4");
+        assert_eq!(line, "go searchmoves e2e4 d2d4");
         assert_eq!(ignored, vec!["bogus".to_string()]);
     }
 

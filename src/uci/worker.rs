@@ -3,7 +3,8 @@
 //! shares an `Arc<Control>` with the loop, which sets its flags on `stop`/`ponderhit`.
 
 use super::output;
-use crate::board::Position;
+use super::stockfish_order::stockfish_order;
+use crate::board::{Move, Position};
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::{Control, Limits, Searcher};
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -214,7 +215,7 @@ impl State {
     }
 }
 
-/// Runs `go perft` and prints the divide, or `info string perft stopped` when `stop`
+/// Runs `go perft` and prints the divide (root moves in Stockfish's order), or `info string perft stopped` when `stop`
 /// came before the count was complete (a count that completed is printed in full).
 fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) {
     let Some(divide) = divide_with(pos, depth, options, &control.stop) else {
@@ -227,8 +228,10 @@ fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) 
     } else {
         divide.iter().map(|(_, n)| n).sum()
     };
-    let mut lines: Vec<String> = divide
-        .iter()
+    let moves: Vec<Move> = divide.iter().map(|(mv, _)| *mv).collect();
+    let mut lines: Vec<String> = stockfish_order(pos, &moves)
+        .into_iter()
+        .filter_map(|mv| divide.iter().find(|(m, _)| *m == mv))
         .map(|(mv, n)| format!("{}: {n}", mv.uci(chess960)))
         .collect();
     lines.push(String::new());

@@ -1,0 +1,223 @@
+//! A minimal UCI perft engine built on Rookling's move generator, with a bug planted on
+//! purpose, for testing `rookling compare` and `rookling suite`.
+//!
+//! `buggy_perft --bug none|ep-in-check|no-castling|extra-castling|no-knight-promotion|crash|hang|garbage`
+//!
+//! - `none`: exact (Rookling's generator);
+//! - `ep-in-check`: drops en passant captures while in check (seed 000's Bitbishop bug);
+//! - `no-castling`: never castles;
+//! - `extra-castling`: may castle out of check (when the squares the king crosses and
+//!   reaches are safe and the path is free), which is illegal;
+//! - `no-knight-promotion`: never under-promotes to a knight;
+//! - `crash`: dies (panics) in the middle of answering `go perft`;
+//! - `hang`: answers the handshake, then never answers `go perft`;
+//! - `garbage`: answers `go perft` with lines that are not perft output.
+//!
+//! It speaks just enough UCI: `uci`, `isready`, `setoption name UCI_Chess960 value ...`,
+//! `ucinewgame`, `position startpos|fen FEN [moves ...]`, `go perft N` (Stockfish's
+//! divide format) and `quit`.
+
+use rookling::board::{Bitboard, CastleSide, Move, MoveKind, PieceType, Position};
+use rookling::movegen::{attacks, legal_moves, parse_move};
+use std::io::{BufRead, Write};
+
+/// The planted bug.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Bug {
+    None,
+    EpInCheck,
+    NoCastling,
+    ExtraCastling,
+    NoKnightPromotion,
+    Crash,
+    Hang,
+    Garbage,
+}
+
+impl Bug {
+    fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "none" => Self::None,
+            "ep-in-check" => Self::EpInCheck,
+            "no-castling" => Self::NoCastling,
+            "extra-castling" => Self::ExtraCastling,
+            "no-knight-promotion" => Self::NoKnightPromotion,
+            "crash" => Self::Crash,
+            "hang" => Self::Hang,
+            "garbage" => Self::Garbage,
+            _ => return None,
+        })
+    }
+}
+
+/// The moves this engine believes legal in `pos`.
+fn moves(pos: &Position, bug: Bug) -> Vec<Move> {
+    let mut list: Vec<Move> = legal_moves(pos).iter().copied().collect();
+    match bug {
+        Bug::EpInCheck if pos.in_check() => list.retain(|m| m.kind() != MoveKind::EnPassant),
+        Bug::NoCastling => list.retain(|m| m.kind() != MoveKind::Castling),
+        Bug::NoKnightPromotion => list.retain(|m| m.promotion_piece() != Some(PieceType::Knight)),
+        Bug::ExtraCastling if pos.in_check() => list.extend(castling_out_of_check(pos)),
+        _ => {}
+    }
+    list
+}
+
+/// Castling moves that would be legal if the king were not in check: the squares
+/// between king and rook and their targets are free, the squares the king crosses and
+/// reaches are not attacked.
+fn castling_out_of_check(pos: &Position) -> Vec<Move> {
+    let us = pos.side_to_move();
+    let ksq = pos.king(us);
+    let mut out = Vec::new();
+    for side in CastleSide::ALL {
+        if !pos.castling().has(us, side) {
+            continue;
+        }
+        let rook = pos.castling().rook(us, side);
+        let king_to = Move::castling_king_to(ksq, rook);
+        let rook_to = Move::castling_rook_to(ksq, rook);
+        let movers = Bitboard::from(ksq) | Bitboard::from(rook);
+        let occ = pos.occupied() ^ movers;
+        let king_path = attacks::between(ksq, king_to) | Bitboard::from(king_to);
+        let rook_path = attacks::between(rook, rook_to) | Bitboard::from(rook_to);
+        let free = ((king_path | rook_path) & occ).is_empty();
+        let safe = king_path
+            .into_iter()
+            .all(|sq| (pos.attackers_to(sq, occ) & pos.color(us.flip())).is_empty());
+        if free && safe {
+            out.push(Move::castling(ksq, rook));
+        }
+    }
+    out
+}
+
+fn perft(pos: &mut Position, depth: u32, bug: Bug) -> u64 {
+    let list = moves(pos, bug);
+    if depth <= 1 {
+        return list.len() as u64;
+    }
+    let mut nodes = 0;
+    for mv in list {
+        let undo = pos.make(mv);
+        nodes += perft(pos, depth - 1, bug);
+        pos.unmake(mv, &undo);
+    }
+    nodes
+}
+
+/// The position a `position ...` command names, or why it cannot be set up.
+fn set_position(args: &[&str], chess960: bool) -> Result<Position, String> {
+    let (mut pos, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (Position::startpos(), rest),
+        Some((&"fen", rest)) => {
+            let end = rest
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(rest.len());
+            let fen = rest[..end].join(" ");
+            let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+            (pos, &rest[end..])
+        }
+        _ => return Err("expected startpos or fen".to_string()),
+    };
+    pos.set_chess960(chess960 || pos.is_chess960());
+    if let Some((&"moves", list)) = rest.split_first() {
+        for text in list {
+            let mv = parse_move(&pos, text).map_err(|e| e.to_string())?;
+            pos.make(mv);
+        }
+    }
+    Ok(pos)
+}
+
+/// Answers `go perft depth` in Stockfish's format, or misbehaves as the bug says.
+fn go_perft(out: &mut impl Write, pos: &Position, depth: u32, bug: Bug) -> std::io::Result<()> {
+    match bug {
+        Bug::Hang => loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        },
+        Bug::Garbage => {
+            out.write_all(b"\xff\xfe\x00 perft? what perft?\n")?;
+            writeln!(out, "e2e4: lots")?;
+            writeln!(out, "\nNodes searched: banana\n")?;
+            return out.flush();
+        }
+        _ => {}
+    }
+    let mut pos = pos.clone();
+    let chess960 = pos.is_chess960();
+    let mut total = 0;
+    for (i, mv) in moves(&pos, bug).into_iter().enumerate() {
+        if bug == Bug::Crash && i == 2 {
+            out.flush()?;
+            panic!("planted crash while answering go perft");
+        }
+        let undo = pos.make(mv);
+        let nodes = if depth <= 1 {
+            1
+        } else {
+            perft(&mut pos, depth - 1, bug)
+        };
+        pos.unmake(mv, &undo);
+        total += nodes;
+        writeln!(out, "{}: {nodes}", mv.uci(chess960))?;
+    }
+    writeln!(out, "\nNodes searched: {total}\n")?;
+    out.flush()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let bug = match args.as_slice() {
+        [flag, name] if flag == "--bug" => Bug::parse(name),
+        [] => Some(Bug::None),
+        _ => None,
+    };
+    let Some(bug) = bug else {
+        eprintln!(
+            "usage: buggy_perft [--bug none|ep-in-check|no-castling|extra-castling|\
+             no-knight-promotion|crash|hang|garbage]"
+        );
+        std::process::exit(2);
+    };
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut chess960 = false;
+    let mut pos = Position::startpos();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let result = match tokens.as_slice() {
+            ["uci"] => writeln!(
+                out,
+                "id name BuggyPerft {bug:?}\nid author Rookling tests\n\
+                 option name UCI_Chess960 type check default false\nuciok"
+            ),
+            ["isready"] => writeln!(out, "readyok"),
+            ["ucinewgame"] => Ok(()),
+            ["setoption", "name", "UCI_Chess960", "value", value] => {
+                chess960 = *value == "true";
+                pos.set_chess960(chess960);
+                Ok(())
+            }
+            ["position", rest @ ..] => match set_position(rest, chess960) {
+                Ok(p) => {
+                    pos = p;
+                    Ok(())
+                }
+                Err(e) => writeln!(out, "info string {e}"),
+            },
+            ["go", "perft", depth] => match depth.parse() {
+                Ok(depth) => go_perft(&mut out, &pos, depth, bug),
+                Err(_) => writeln!(out, "info string bad depth '{depth}'"),
+            },
+            ["quit"] => break,
+            [] => Ok(()),
+            _ => writeln!(out, "info string unknown command '{line}'"),
+        };
+        if result.and_then(|()| out.flush()).is_err() {
+            break;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! `rookling compare`: where two UCI engines' perft disagree, found by drill-down.
+
+use super::CliError;
+use super::perft::setup;
+use crate::board::START_FEN;
+use crate::compare::config::{self, EngineEntry, EngineSpec};
+use crate::compare::drill::{Step, drill};
+use crate::compare::engine::{Engine, EngineError};
+use crate::compare::report::{JsonReport, Names, write_header, write_step, write_verdict};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Arguments of `rookling compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Perft depth at the root (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub depth: u32,
+    /// The root position, as FEN.
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// Moves from the FEN to the root, in UCI notation.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    pub moves: Vec<String>,
+    /// The engine trusted to be right: a name from the engines file or a command line
+    /// [default: stockfish, on PATH or in /usr/games].
+    #[arg(long, value_name = "ENGINE")]
+    pub reference: Option<String>,
+    /// The engine under test: a name from the engines file or a command line
+    /// [default: this Rookling].
+    #[arg(long, value_name = "ENGINE")]
+    pub candidate: Option<String>,
+    /// Engines file in Cutechess's format [default: ./engines.json when present].
+    #[arg(long, value_name = "FILE")]
+    pub engines: Option<PathBuf>,
+    /// Chess960: sets UCI_Chess960 on both engines; castling is king-takes-rook.
+    /// Shredder-FEN castling letters turn this on by themselves.
+    #[arg(long)]
+    pub chess960: bool,
+    /// Print one JSON object instead of the step-by-step report.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds an engine may stay silent before it counts as hung.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+}
+
+/// The reference (`None`: Stockfish) and candidate (`None`: Rookling) engines.
+pub fn engine_specs(
+    reference: Option<&str>,
+    candidate: Option<&str>,
+    engines_file: Option<&std::path::Path>,
+) -> Result<(EngineSpec, EngineSpec), CliError> {
+    let mut entries: Option<Vec<EngineEntry>> = None;
+    let mut named = |arg: &str| -> Result<EngineSpec, CliError> {
+        if entries.is_none() {
+            entries = Some(config::load(engines_file)?);
+        }
+        Ok(config::resolve(
+            arg,
+            entries.as_deref().unwrap_or_default(),
+        )?)
+    };
+    let reference = match reference {
+        Some(arg) => named(arg)?,
+        None => config::stockfish()?,
+    };
+    let candidate = match candidate {
+        Some(arg) => named(arg)?,
+        None => config::rookling_itself()?,
+    };
+    Ok((reference, candidate))
+}
+
+/// `--timeout` as a duration, refusing what is not a positive number of seconds.
+pub fn timeout(secs: f64) -> Result<Duration, CliError> {
+    match Duration::try_from_secs_f64(secs) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => Err(CliError::Other(format!(
+            "--timeout {secs}: expected a positive number of seconds"
+        ))),
+    }
+}
+
+/// Runs `rookling compare`: exit status 0 when the engines agree, 1 when they differ.
+pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
+    let root = setup(&args.fen, &args.moves, args.chess960)?;
+    let chess960 = root.is_chess960();
+    let timeout = timeout(args.timeout)?;
+    let (reference, candidate) = engine_specs(
+        args.reference.as_deref(),
+        args.candidate.as_deref(),
+        args.engines.as_deref(),
+    )?;
+    let mut reference = Engine::start(&reference, chess960, timeout)?;
+    let mut candidate = Engine::start(&candidate, chess960, timeout)?;
+    let names = Names {
+        reference: label(&reference),
+        candidate: label(&candidate),
+    };
+    let fen = args.fen.trim().to_string();
+    let prefix = args.moves.clone();
+    let ask = |engine: &mut Engine, path: &[String], depth: u32| {
+        let moves: Vec<String> = prefix.iter().chain(path).cloned().collect();
+        engine.perft(&fen, &moves, depth)
+    };
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        write_header(&mut out, &names)?;
+    }
+    let mut number = 0;
+    let mut written = Ok(());
+    let mut on_step = |step: &Step| {
+        number += 1;
+        if !args.json && written.is_ok() {
+            written = write_step(&mut out, number, step, &root).and_then(|()| out.flush());
+        }
+    };
+    let outcome = drill::<EngineError>(
+        args.depth,
+        &mut |path, depth| ask(&mut reference, path, depth),
+        &mut |path, depth| ask(&mut candidate, path, depth),
+        &mut on_step,
+    )?;
+    written?;
+    if args.json {
+        let json = serde_json::to_string(&JsonReport::new(&root, &outcome))
+            .map_err(|e| CliError::Other(e.to_string()))?;
+        writeln!(out, "{json}")?;
+    } else {
+        write_verdict(&mut out, &outcome, &root)?;
+    }
+    Ok(ExitCode::from(if outcome.agree() { 0 } else { 1 }))
+}
+
+/// `name (id name)` for the report.
+fn label(engine: &Engine) -> String {
+    match engine.id() {
+        Some(id) if id != engine.name() => format!("{} ({id})", engine.name()),
+        _ => engine.name().to_string(),
+    }
+}

@@ -1,0 +1,14 @@
+//! Finding where two engines disagree: drive UCI engines through `go perft`, drill
+//! down to the position whose move lists differ, and report it.
+//!
+//! - [`config`]: which engine an ENGINE argument names (engines.json or a command line);
+//! - [`engine`]: a UCI engine process, with a timeout on every read;
+//! - [`drill`]: the drill-down itself, pure;
+//! - [`report`]: the step-by-step human output and the `--json` object.
+//!
+//! The command lines are in `cli/compare.rs` and `cli/suite.rs`.
+
+pub mod config;
+pub mod drill;
+pub mod engine;
+pub mod report;
