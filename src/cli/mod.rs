@@ -5,6 +5,7 @@ mod bench_perft;
 mod compare;
 mod error;
 mod perft;
+mod suite;
 
 pub use error::CliError;
 
@@ -28,6 +29,9 @@ enum Command {
     /// Find where two UCI engines' perft disagree: drill down to the position whose move
     /// lists differ (exit status 0 agree, 1 differ, 2 error).
     Compare(compare::CompareArgs),
+    /// Run every position of an EPD perft suite within a node budget (exit status 0 all
+    /// agree, 1 a count is wrong, 2 error).
+    Suite(suite::SuiteArgs),
     /// Time Rookling's perft against Stockfish's `go perft`, side by side.
     PerftBench(bench_perft::BenchArgs),
     /// Search built-in positions to a fixed depth; prints `Nodes searched` and
@@ -55,6 +59,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Suite(args)) => suite::run(args),
         Some(Command::PerftBench(args)) => bench_perft::run(args),
         Some(Command::Bench(args)) => bench::run(args),
     };

@@ -129,6 +129,7 @@ pub struct Engine {
     output: Receiver<Output>,
     timeout: Duration,
     last: Option<String>,
+    chess960: bool,
 }
 
 impl Engine {
@@ -194,6 +195,7 @@ impl Engine {
             output,
             timeout,
             last: None,
+            chess960,
         };
         engine.handshake(chess960)?;
         Ok(engine)
@@ -207,6 +209,24 @@ impl Engine {
     /// The name the engine gave itself (`id name ...`), if it did.
     pub fn id(&self) -> Option<&str> {
         self.id.as_deref()
+    }
+
+    /// Sets `UCI_Chess960` (then waits for `readyok`).
+    pub fn set_chess960(&mut self, chess960: bool) -> Result<(), EngineError> {
+        if self.chess960 != chess960 {
+            self.send(&format!("setoption name UCI_Chess960 value {chess960}"))?;
+            self.chess960 = chess960;
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Sends `isready` and waits for `readyok`.
+    fn sync(&mut self) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + self.timeout;
+        while self.read_line("isready", Some(deadline))?.trim() != "readyok" {}
+        Ok(())
     }
 
     fn handshake(&mut self, chess960: bool) -> Result<(), EngineError> {
@@ -241,10 +261,8 @@ impl Engine {
             }
         }
         self.send(&format!("setoption name UCI_Chess960 value {chess960}"))?;
-        self.send("isready")?;
-        let deadline = Instant::now() + self.timeout;
-        while self.read_line("isready", Some(deadline))?.trim() != "readyok" {}
-        Ok(())
+        self.chess960 = chess960;
+        self.sync()
     }
 
     /// `go perft depth` on the position `fen` followed by `moves`: the divide.

@@ -14,6 +14,7 @@ use crate::movegen::legal_moves;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tree::Ctx;
 
+pub mod epd;
 pub mod stats;
 
 /// How a perft runs: threads and hash table (UCI `Threads` / `PerftHash`).

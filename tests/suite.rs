@@ -1,0 +1,108 @@
+//! `rookling suite` through the built binary: a small suite with one deliberately wrong
+//! count, the reference-engine mode, and the errors that name the file and line.
+
+mod common;
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+const ONE_WRONG: &str = "tests/data/one_wrong_count.epd";
+
+fn rookling(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn wrong_count_is_listed_with_a_compare_command() {
+    let out = rookling(&["suite", ONE_WRONG, "--max-nodes", "1000000"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = stdout(&out);
+    for expected in [
+        "tests/data/one_wrong_count.epd: 4 positions, 16 perft runs checked against the file",
+        "failures: 1",
+        "line 4: r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "depth 3: expected 97863, got 97862",
+        "drill down: rookling compare --depth 3 --fen \
+         'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'",
+    ] {
+        assert!(text.contains(expected), "'{expected}' in:\n{text}");
+    }
+    assert!(text.contains("nodes: 1366841 in"), "{text}");
+}
+
+#[test]
+fn json_summary() {
+    let out = rookling(&["suite", ONE_WRONG, "--depth", "2", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
+    assert_eq!(json["positions"], 4);
+    assert_eq!(json["runs"], 8);
+    assert_eq!(json["nodes"], 20 + 400 + 48 + 2039 + 14 + 191 + 21 + 528);
+    assert_eq!(json["failures"], serde_json::json!([]));
+
+    let out = rookling(&["suite", ONE_WRONG, "--max-nodes", "100000", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
+    let failures = json["failures"].as_array().expect("a list");
+    assert_eq!(failures.len(), 1);
+    assert_eq!(failures[0]["line"], 4);
+    assert_eq!(failures[0]["depth"], 3);
+    assert_eq!(failures[0]["expected"], 97_863);
+    assert_eq!(failures[0]["actual"], 97_862);
+}
+
+/// With --reference the file's counts are not used: Stockfish is right where the file
+/// is wrong.
+#[test]
+fn reference_engine_gives_the_expected_counts() {
+    let Some(stockfish) = common::stockfish_or_skip("suite_reference_engine") else {
+        return;
+    };
+    let stockfish = stockfish.display().to_string();
+    let out = rookling(&[
+        "suite",
+        ONE_WRONG,
+        "--depth",
+        "3",
+        "--reference",
+        &stockfish,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("4 positions, 12 perft runs checked against the reference engine"),
+        "{text}"
+    );
+    assert!(text.contains("failures: 0"), "{text}");
+}
+
+#[test]
+fn unreadable_file_and_bad_line() {
+    let out = rookling(&["suite", "tests/data/no-such-suite.epd"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot read tests/data/no-such-suite.epd"),
+        "{stderr}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("rookling-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bad.epd");
+    let text = "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 x\n";
+    std::fs::write(&file, text).expect("written");
+    let name = file.display().to_string();
+    let out = rookling(&["suite", &name]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("{name}:3: 'D1 x'")), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
