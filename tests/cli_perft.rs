@@ -118,7 +118,17 @@ fn bad_input_is_one_line_and_status_2() {
 #[test]
 fn help_explains_every_flag() {
     let text = stdout(&rookling(&["perft", "--help"]));
-    for flag in ["--fen", "--moves", "--chess960", "<DEPTH>"] {
+    for flag in [
+        "--fen",
+        "--moves",
+        "--chess960",
+        "--threads",
+        "--hash",
+        "--split",
+        "--unit",
+        "--merge",
+        "[DEPTH]",
+    ] {
         assert!(text.contains(flag), "{flag} in {text}");
     }
     assert!(stdout(&rookling(&["--help"])).contains("perft"));

@@ -1,11 +1,16 @@
-//! `rookling perft`: divide output in Stockfish's format.
+//! `rookling perft`: divide output in Stockfish's format; with `--split`, `--unit` and
+//! `--merge`, the same count cut into work units for other processes or machines (see
+//! [`crate::perft::units`] for the line formats).
 
 use super::CliError;
 use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
-use crate::perft::{PerftOptions, divide_with};
+use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
+use crate::perft::{PerftOptions, divide_with, perft_with};
 use clap::Args;
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
@@ -13,7 +18,8 @@ use std::sync::atomic::AtomicBool;
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Plies to count (0 counts the position itself: 1 node).
-    pub depth: u32,
+    #[arg(required_unless_present_any = ["unit", "merge"])]
+    pub depth: Option<u32>,
     /// The position, as FEN (move counters optional; `KQkq`, X-FEN or Shredder-FEN castling).
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
@@ -35,6 +41,19 @@ pub struct PerftArgs {
     #[arg(long = "hash", default_value_t = 0, value_name = "MB",
           value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
     pub hash_mb: u32,
+    /// Instead of counting, print the work units PLY plies below the position, one line
+    /// each: `FEN;DEPTH;MULTIPLICITY` (transpositions merged).
+    #[arg(long, value_name = "PLY", conflicts_with = "stats")]
+    pub split: Option<u32>,
+    /// Count one work unit line; prints `NODES;FEN;DEPTH;MULTIPLICITY` (NODES = the
+    /// unit's perft times its multiplicity).
+    #[arg(long, value_name = "LINE",
+          conflicts_with_all = ["depth", "fen", "moves", "split", "stats", "merge"])]
+    pub unit: Option<String>,
+    /// Sum the unit results in FILES (`-` = standard input) exactly; prints the total.
+    #[arg(long, num_args = 1.., value_name = "FILES",
+          conflicts_with_all = ["depth", "fen", "moves", "split", "stats"])]
+    pub merge: Vec<PathBuf>,
 }
 
 /// Builds the position a command names: FEN, then the moves, with Chess960 spelling
@@ -50,15 +69,25 @@ pub fn setup(fen: &str, moves: &[String], chess960: bool) -> Result<Position, Cl
 
 /// Runs `rookling perft`.
 pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
-    let pos = setup(&args.fen, &args.moves, args.chess960)?;
-    let chess960 = pos.is_chess960();
     let options = PerftOptions {
         threads: usize::from(args.threads),
         hash_mb: args.hash_mb as usize,
     };
+    if let Some(line) = &args.unit {
+        return count_unit(line, &options);
+    }
+    if !args.merge.is_empty() {
+        return merge(&args.merge);
+    }
+    let depth = args.depth.unwrap_or(0);
+    let pos = setup(&args.fen, &args.moves, args.chess960)?;
+    if let Some(ply) = args.split {
+        return split(&pos, depth, ply);
+    }
+    let chess960 = pos.is_chess960();
     let never = AtomicBool::new(false);
-    let divide = divide_with(&pos, args.depth, &options, &never).unwrap_or_default();
-    let total = if args.depth == 0 {
+    let divide = divide_with(&pos, depth, &options, &never).unwrap_or_default();
+    let total = if depth == 0 {
         1
     } else {
         divide.iter().map(|(_, n)| n).sum()
@@ -69,7 +98,70 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
     }
     writeln!(out, "\nNodes searched: {total}")?;
     if args.stats {
-        write!(out, "\n{}", crate::perft::stats::stats(&pos, args.depth))?;
+        write!(out, "\n{}", crate::perft::stats::stats(&pos, depth))?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--split PLY`: the work units, one line each, on stdout.
+fn split(pos: &Position, depth: u32, ply: u32) -> Result<ExitCode, CliError> {
+    if ply > depth {
+        return Err(CliError::Other(format!(
+            "--split {ply} is deeper than the depth {depth}"
+        )));
+    }
+    let units = units::split(pos, depth, ply);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for unit in &units {
+        writeln!(out, "{}", unit.line())?;
+    }
+    out.flush()?;
+    let paths: u64 = units.iter().map(|u| u.multiplicity).sum();
+    log::info!("{} units from {paths} move sequences", units.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--unit LINE`: counts one unit, prints its result line.
+fn count_unit(line: &str, options: &PerftOptions) -> Result<ExitCode, CliError> {
+    let (unit, pos) =
+        Unit::parse(line).map_err(|e| CliError::Other(format!("bad unit '{line}': {e}")))?;
+    let never = AtomicBool::new(false);
+    let nodes = perft_with(&pos, unit.depth, options, &never).unwrap_or(0);
+    writeln!(
+        std::io::stdout().lock(),
+        "{}",
+        UnitResult::new(unit, nodes).line()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--merge FILES`: the exact sum of the result lines in `files`.
+fn merge(files: &[PathBuf]) -> Result<ExitCode, CliError> {
+    let mut merger = Merger::new();
+    for file in files {
+        let source = file.display().to_string();
+        let reader: Box<dyn BufRead> = if source == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let f = File::open(file).map_err(|e| CliError::Other(format!("{source}: {e}")))?;
+            Box::new(BufReader::new(f))
+        };
+        for (i, line) in reader.lines().enumerate() {
+            let origin = Origin {
+                source: source.clone(),
+                line: i + 1,
+            };
+            let line = line.map_err(|e| CliError::Other(format!("{origin}: {e}")))?;
+            merger
+                .add(&line, origin)
+                .map_err(|e| CliError::Other(e.to_string()))?;
+        }
+    }
+    log::info!("merged {} units", merger.units());
+    writeln!(
+        std::io::stdout().lock(),
+        "Nodes searched: {}",
+        merger.total()
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,19 +3,21 @@
 //! Pure functions on a [`Position`]; printing belongs to the UCI and CLI layers.
 //! - [`tree`]: the single-thread walk (last ply bulk-counted by popcount, never made);
 //! - [`parallel`]: the tree cut into subtrees shared out to threads;
-//! - [`hash`]: the optional transposition table of subtree counts.
+//! - [`hash`]: the optional transposition table of subtree counts;
+//! - [`units`]: the tree split into work units for other processes or machines, and
+//!   the exact sum of their results.
 
+pub mod epd;
 pub mod hash;
 mod parallel;
+pub mod stats;
 mod tree;
+pub mod units;
 
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tree::Ctx;
-
-pub mod epd;
-pub mod stats;
 
 /// How a perft runs: threads and hash table (UCI `Threads` / `PerftHash`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +117,38 @@ mod tests {
         assert_eq!(divide_with(&pos, 5, &PerftOptions::default(), &stop), None);
         assert_eq!(perft(&mut pos.clone(), 0), 1);
         assert_eq!(divide(&mut pos.clone(), 0), Vec::new());
+    }
+
+    /// A stop raised during a long count ends it, with `None`, in every mode.
+    #[test]
+    fn stop_ends_a_running_perft_in_every_mode() {
+        let pos = Position::startpos();
+        for (threads, hash_mb) in [(1, 0), (2, 0), (1, 4), (2, 4)] {
+            let stop = AtomicBool::new(false);
+            let options = PerftOptions { threads, hash_mb };
+            let result = std::thread::scope(|scope| {
+                let run = scope.spawn(|| divide_with(&pos, 10, &options, &stop));
+                std::thread::sleep(std::time::Duration::from_millis(30));
+                stop.store(true, Ordering::Relaxed);
+                run.join()
+            });
+            assert_eq!(result.ok(), Some(None), "{threads} threads, {hash_mb} MB");
+        }
+    }
+
+    #[test]
+    fn modes_agree_on_kiwipete() {
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .expect("valid FEN");
+        let never = AtomicBool::new(false);
+        let plain = divide(&mut pos.clone(), 4);
+        assert_eq!(plain.iter().map(|(_, n)| n).sum::<u64>(), 4_085_603);
+        for (threads, hash_mb) in [(2, 0), (1, 2), (3, 2)] {
+            let options = PerftOptions { threads, hash_mb };
+            assert_eq!(divide_with(&pos, 4, &options, &never), Some(plain.clone()));
+        }
     }
 
     /// Seed 000: each position of the drill-down, with Stockfish's counts.

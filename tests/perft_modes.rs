@@ -1,0 +1,72 @@
+//! Perft with threads, with the hash table, and with both: the counts of the suites in
+//! `tests/data/` must come out exactly as with one thread and no table.
+
+use rookling::board::Position;
+use rookling::perft::{PerftOptions, perft_with};
+use std::sync::atomic::AtomicBool;
+
+/// Deepest count checked per position (the single-thread suites go further).
+const NODE_BUDGET: u64 = 4_000_000;
+
+/// The modes: 2 threads; a 16 MB table; both; and a 1 MB table that is full at once, so
+/// that replacement (and threads overwriting each other's entries) is exercised.
+const MODES: [(usize, usize); 4] = [(2, 0), (1, 16), (2, 16), (2, 1)];
+
+/// `(fen, [(depth, count)])` for each line of an EPD suite.
+fn read_suite(path: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    let text = std::fs::read_to_string(path).expect("suite file is in the repository");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().expect("FEN").trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let mut it = p.split_whitespace();
+                    let depth = it.next().expect("Dn")[1..].parse().expect("depth");
+                    (depth, it.next().expect("count").parse().expect("count"))
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+/// Checks every `step`-th position of the suite in every mode; returns the counts checked.
+fn check(path: &str, step: usize, budget: u64) -> usize {
+    let never = AtomicBool::new(false);
+    let mut checked = 0;
+    for (fen, counts) in read_suite(path).iter().step_by(step) {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for &(depth, expected) in counts.iter().filter(|(_, n)| *n <= budget) {
+            for (threads, hash_mb) in MODES {
+                let options = PerftOptions { threads, hash_mb };
+                assert_eq!(
+                    perft_with(&pos, depth, &options, &never),
+                    Some(expected),
+                    "perft {depth} of {fen} with {threads} threads, {hash_mb} MB"
+                );
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn standard_suite_in_every_mode() {
+    assert!(check("tests/data/standard.epd", 1, NODE_BUDGET) >= 128 * 3 * MODES.len());
+}
+
+#[test]
+fn fischer_sample_in_every_mode() {
+    assert!(check("tests/data/fischer.epd", 8, NODE_BUDGET) >= 120 * 3 * MODES.len());
+}
+
+/// Both suites whole, to their deepest entries, in every mode: long, run with `--ignored`.
+#[test]
+#[ignore]
+fn suites_to_full_depth_in_every_mode() {
+    check("tests/data/standard.epd", 1, u64::MAX);
+    check("tests/data/fischer.epd", 1, u64::MAX);
+}
