@@ -178,7 +178,8 @@ def play_game(rookling, stockfish, opening, rookling_white, tc, max_plies, log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engine", default="./target/release/rookling")
-    ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    ap.add_argument("--stockfish", default="/usr/games/stockfish",
+                    help="the opponent (options it lacks are skipped)")
     ap.add_argument("--elo", type=int, default=1800, help="Stockfish's UCI_Elo")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--tc", default="10+0.1", help="base+increment, seconds")
@@ -205,8 +206,10 @@ def main():
     stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     # Stockfish keeps 100 ms per move in reserve: on a loaded machine its default 10 ms
     # lets it lose on time, which would flatter Rookling.
-    stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1,
-                         "Hash": 16, "Move Overhead": args.sf_overhead})
+    sf_options = {"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1,
+                  "Hash": 16, "Move Overhead": args.sf_overhead}
+    # Only the options the opponent has (another engine may stand in for Stockfish).
+    stockfish.configure({k: v for k, v in sf_options.items() if k in stockfish.options})
     tally = Tally()
     pgn_out = open(args.pgn, "a") if args.pgn else None
     try:

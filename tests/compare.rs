@@ -168,7 +168,7 @@ fn en_passant_in_check_bug_is_caught_like_seed_000() {
         "-> b4f4, the smallest subtree that differs",
         "Step 5: perft 1 after b4f4 h4g5 a5b4 c7c5",
         "position: 8/8/3p4/1Pp3kr/1K3R2/8/4P1P1/8 w - c6 0 3 (in check)",
-        "missing:  b5c6",
+        "missing in candidate: b5c6",
         "Verdict: the engines differ: 674624 (reference) vs 674543 (candidate)",
     ] {
         assert!(text.contains(expected), "'{expected}' in:\n{text}");

@@ -417,7 +417,8 @@ fn is_move(text: &str) -> bool {
         && square(b[2], b[3])
 }
 
-/// Reads one line of Stockfish's `go perft` format.
+/// Reads one line of Stockfish's `go perft` format (the total may also be written
+/// `Nodes:`, `Total:` or `Total nodes:`, as some engines do).
 fn parse_perft_line(line: &str) -> PerftLine {
     let line = line.trim();
     if line.is_empty() || line.starts_with("info") {
@@ -428,7 +429,8 @@ fn parse_perft_line(line: &str) -> PerftLine {
     };
     let (head, count) = (head.trim(), count.trim());
     let number = count.parse::<u64>();
-    if head.eq_ignore_ascii_case("nodes searched") {
+    let total = ["nodes searched", "nodes", "total", "total nodes"];
+    if total.iter().any(|t| head.eq_ignore_ascii_case(t)) {
         return match number {
             Ok(n) => PerftLine::Total(n),
             Err(_) => PerftLine::Bad(format!("'{}', which has no node count", shorten(line))),
@@ -461,6 +463,8 @@ mod tests {
             parse_perft_line("Nodes searched: 8902"),
             PerftLine::Total(8902)
         );
+        assert_eq!(parse_perft_line("Total: 20"), PerftLine::Total(20));
+        assert_eq!(parse_perft_line("nodes: 20"), PerftLine::Total(20));
         assert_eq!(parse_perft_line(""), PerftLine::Ignored);
         assert_eq!(
             parse_perft_line("info string NNUE evaluation using nn.nnue"),

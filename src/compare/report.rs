@@ -129,16 +129,8 @@ pub fn write_step(
         )?;
     }
     if !step.missing.is_empty() || !step.extra.is_empty() {
-        writeln!(
-            out,
-            "  missing:  {} (the candidate lacks)",
-            moves(&step.missing)
-        )?;
-        writeln!(
-            out,
-            "  extra:    {} (the candidate has in excess)",
-            moves(&step.extra)
-        )?;
+        writeln!(out, "  missing in candidate: {}", moves(&step.missing))?;
+        writeln!(out, "  extra in candidate:   {}", moves(&step.extra))?;
     }
     if !step.differing.is_empty() {
         writeln!(

@@ -79,9 +79,10 @@ impl Clock {
         }
     }
 
-    /// Whether the search runs against a clock (so an only move can be played at once).
+    /// Whether the search runs against a clock or `movetime` (so an only move can be
+    /// played at once).
     pub fn is_timed(&self) -> bool {
-        self.soft.is_some()
+        self.hard.is_some()
     }
 }
 
@@ -91,8 +92,9 @@ fn budget(limits: &Limits, us: Color, overhead: u64) -> (Option<u64>, Option<u64
         return (None, None);
     }
     if let Some(mt) = limits.movetime {
+        // "Search exactly this long": no soft limit, deepen until the hard one.
         let t = mt.saturating_sub(overhead).max(1);
-        return (Some(t), Some(t));
+        return (None, Some(t));
     }
     let (time, inc) = match us {
         Color::White => (limits.wtime, limits.winc),
@@ -140,7 +142,7 @@ mod tests {
             movetime: Some(200),
             ..Default::default()
         };
-        assert_eq!(budget(&l, Color::White, 10), (Some(190), Some(190)));
+        assert_eq!(budget(&l, Color::White, 10), (None, Some(190)));
         assert_eq!(budget(&Limits::default(), Color::White, 10), (None, None));
     }
 }
