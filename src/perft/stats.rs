@@ -242,6 +242,37 @@ mod tests {
         );
     }
 
+    /// Positions outside stats.md, with figures from python-chess: promotions giving
+    /// discovered and double checks; en passant; a 4-rook castling position.
+    #[test]
+    fn figures_from_python_chess() {
+        let cases = [
+            (
+                "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+                4,
+                [182_838, 50_647, 0, 0, 65_620, 20_154, 64, 16, 0],
+            ),
+            (
+                "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1",
+                5,
+                [185_429, 5_489, 0, 0, 0, 12_881, 170, 0, 10],
+            ),
+            (
+                "r3k2r/8/8/8/3pPp2/8/8/R3K1RR b KQkq e3 0 1",
+                3,
+                [20_501, 1_362, 0, 340, 0, 977, 0, 0, 10],
+            ),
+            (
+                "rnbqkb1r/ppppp1pp/7n/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                3,
+                [17_546, 411, 27, 0, 0, 598, 0, 0, 0],
+            ),
+        ];
+        for (fen, depth, counts) in cases {
+            assert_eq!(stats_of(fen, depth), row(counts), "{fen}");
+        }
+    }
+
     /// The divide's subtrees add up to the whole, and agree with plain perft.
     #[test]
     fn divide_adds_up() {
