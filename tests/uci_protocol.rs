@@ -209,6 +209,35 @@ fn end_of_input_during_a_long_perft_exits_at_once() {
     assert!(status.success(), "{status:?}");
 }
 
+/// A shell script pipes its commands and closes the input at once
+/// (`printf 'position ...\ngo perft 4\n' | rookling`): the count is still printed, as
+/// Stockfish prints it, and the engine exits.
+#[test]
+fn piped_commands_finish_their_perft() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin is piped");
+            stdin.write_all(
+                b"position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n\
+                  go perft 3\nposition startpos\ngo perft 4\n",
+            )?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("runs");
+    assert!(output.status.success(), "{:?}", output.status);
+    let text = String::from_utf8_lossy(&output.stdout);
+    let totals: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Nodes searched"))
+        .collect();
+    assert_eq!(totals, ["Nodes searched: 97862", "Nodes searched: 197281"]);
+}
+
 #[test]
 fn position_during_a_job_applies_to_the_next_one() {
     let mut engine = rookling();

@@ -14,6 +14,7 @@ use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// Whether the loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,12 +149,30 @@ impl Engine {
         Flow::Continue
     }
 
-    /// Stops every job and waits a moment for the worker to end (`quit`, end of input).
+    /// `quit`: stops every job and waits a moment for the worker to end.
     pub fn shut_down(&mut self) {
+        self.worker.close();
+        self.stop_all_and_wait();
+    }
+
+    /// End of input: the jobs already sent may finish within `grace` (so that
+    /// `echo "go perft 5" | rookling` prints its count, as Stockfish does); whatever
+    /// still runs then is stopped, as `quit` does.
+    pub fn finish(&mut self, grace: Duration) {
+        self.worker.close();
+        if !self.worker.wait(grace) {
+            self.stop_all_and_wait();
+        }
+    }
+
+    /// Stops every pending job and gives the worker half a second to end.
+    fn stop_all_and_wait(&mut self) {
         for job in &self.pending {
             job.control.stop.store(true, Ordering::Relaxed);
         }
-        self.worker.shut_down(std::time::Duration::from_millis(500));
+        if !self.worker.wait(Duration::from_millis(500)) {
+            log::warn!("the worker did not end within 500 ms; leaving it");
+        }
     }
 
     /// Queues a stoppable job (forgetting those known to be finished).

@@ -25,11 +25,17 @@ pub use parse::parse;
 
 use engine::{Engine, Flow};
 use std::io::{BufRead, Read};
+use std::time::Duration;
 
 /// Lines longer than this are refused (the rest of the line is skipped).
 const MAX_LINE: u64 = 64 << 20;
 
-/// Speaks UCI on stdin/stdout until `quit` or end of input.
+/// At end of input, how long the jobs already sent may run before they are stopped:
+/// long enough for a piped `go perft 6`, short enough to exit promptly.
+const EOF_GRACE: Duration = Duration::from_millis(500);
+
+/// Speaks UCI on stdin/stdout until `quit` or end of input (where the jobs already
+/// sent get [`EOF_GRACE`] to finish).
 pub fn run_stdio() {
     run(std::io::stdin().lock());
 }
@@ -50,12 +56,14 @@ pub fn run<R: BufRead>(mut input: R) {
         match read {
             Ok(0) => {
                 log::debug!("end of input");
-                break;
+                engine.finish(EOF_GRACE);
+                return;
             }
             Ok(_) => {}
             Err(e) => {
                 log::error!("cannot read input: {e}");
-                break;
+                engine.finish(EOF_GRACE);
+                return;
             }
         }
         if bytes.len() as u64 >= MAX_LINE && bytes.last() != Some(&b'\n') {

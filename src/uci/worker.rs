@@ -128,15 +128,23 @@ impl Worker {
         self.finished.load(Ordering::Acquire) >= id
     }
 
-    /// Closes the queue and waits up to `timeout` for the worker to end its last job.
-    pub fn shut_down(&mut self, timeout: Duration) {
+    /// Closes the queue: the worker ends once the jobs already sent are done.
+    pub fn close(&mut self) {
         self.sender = None;
+    }
+
+    /// Waits up to `timeout` for the worker to end (after [`Worker::close`]); whether
+    /// it did.
+    pub fn wait(&mut self, timeout: Duration) -> bool {
+        let Some(handle) = self.handle.take() else {
+            return true;
+        };
         if self.exited.recv_timeout(timeout).is_ok() {
-            if let Some(handle) = self.handle.take() {
-                let _ = handle.join();
-            }
+            let _ = handle.join();
+            true
         } else {
-            log::warn!("the worker did not end within {timeout:?}; leaving it");
+            self.handle = Some(handle);
+            false
         }
     }
 }
