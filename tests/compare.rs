@@ -348,6 +348,10 @@ fn garbage_engine() {
 fn not_an_engine() {
     fails_clearly("cat", "does not speak UCI");
     fails_clearly("true", "died while answering 'uci'");
+    fails_clearly(
+        "echo hello",
+        "does not speak UCI: it exited (exit status: 0) without 'uciok', it printed 'hello'",
+    );
     fails_clearly("sleep 30", "was silent for 2 s while answering 'uci'");
 }
 

@@ -46,8 +46,8 @@ pub enum EngineErrorKind {
     },
     /// It answered `uci` without ever saying `uciok`, printing `line` instead.
     NotUci {
-        /// The timeout.
-        timeout: Duration,
+        /// How it failed: no `uciok` in time, or it exited.
+        how: String,
         /// A line it printed instead.
         line: String,
     },
@@ -87,10 +87,9 @@ impl fmt::Display for EngineError {
                     None => write!(f, " (it printed nothing)"),
                 }
             }
-            EngineErrorKind::NotUci { timeout, line } => write!(
+            EngineErrorKind::NotUci { how, line } => write!(
                 f,
-                "engine '{name}' does not speak UCI: no 'uciok' within {} s of 'uci', it printed '{}'",
-                timeout.as_secs_f64(),
+                "engine '{name}' does not speak UCI: {how}, it printed '{}'",
                 shorten(line)
             ),
             EngineErrorKind::Garbage { command, problem } => {
@@ -230,7 +229,9 @@ impl Engine {
     }
 
     fn handshake(&mut self, chess960: bool) -> Result<(), EngineError> {
-        self.send("uci")?;
+        // A program that exits at once may refuse the line; what it printed (read
+        // below) says more than the broken pipe.
+        let _ = self.send("uci");
         let deadline = Instant::now() + self.timeout;
         let mut first_other: Option<String> = None;
         loop {
@@ -241,7 +242,19 @@ impl Engine {
                     ..
                 }) if first_other.is_some() => {
                     let line = first_other.unwrap_or_default();
-                    return Err(self.error(EngineErrorKind::NotUci { timeout, line }));
+                    let how = format!("no 'uciok' within {} s of 'uci'", timeout.as_secs_f64());
+                    return Err(self.error(EngineErrorKind::NotUci { how, line }));
+                }
+                Err(EngineError {
+                    kind: EngineErrorKind::Died { status, .. },
+                    ..
+                }) if first_other.is_some() => {
+                    let line = first_other.unwrap_or_default();
+                    let how = match status {
+                        Some(s) => format!("it exited ({s}) without 'uciok'"),
+                        None => "it closed its output without 'uciok'".to_string(),
+                    };
+                    return Err(self.error(EngineErrorKind::NotUci { how, line }));
                 }
                 Err(e) => return Err(e),
             };
