@@ -134,7 +134,17 @@ impl Piece {
     /// The kind; not for `NONE`.
     #[inline]
     pub const fn kind(self) -> PieceType {
-        PieceType::from_index(self.0 as usize % 6)
+        // A table rather than `% 6` (make and unmake ask for it at every move).
+        const KINDS: [PieceType; 16] = {
+            let mut kinds = [PieceType::Pawn; 16];
+            let mut i = 0;
+            while i < 12 {
+                kinds[i] = PieceType::ALL[i % 6];
+                i += 1;
+            }
+            kinds
+        };
+        KINDS[self.0 as usize & 15]
     }
 
     /// 0..12 for a piece, 12 for `NONE`.
