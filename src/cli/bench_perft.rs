@@ -60,7 +60,7 @@ pub struct BenchArgs {
           value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
     pub hash_mb: u32,
     /// Depths of the five positions, comma-separated (the same for both engines).
-    #[arg(long, value_delimiter = ',', num_args = 5, default_values_t = POSITIONS.map(|p| p.2),
+    #[arg(long, value_delimiter = ',', default_values_t = POSITIONS.map(|p| p.2),
           value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depths: Vec<u32>,
     /// The Stockfish binary (default: `stockfish` on PATH, else /usr/games/stockfish).
@@ -70,6 +70,13 @@ pub struct BenchArgs {
 
 /// Runs `rookling perft-bench`.
 pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
+    if args.depths.len() != POSITIONS.len() {
+        return Err(CliError::Other(format!(
+            "--depths needs {} depths, got {}",
+            POSITIONS.len(),
+            args.depths.len()
+        )));
+    }
     let path = match args.stockfish {
         Some(path) => path,
         None => find_stockfish().ok_or_else(|| {

@@ -1,8 +1,8 @@
 //! The single-thread tree walk, specialised for speed.
 //!
-//! - Nodes two plies above the leaves ("frontier" nodes) list their moves, make each
-//!   on the bitboards only (`make_lite`) and count the replies by popcount
-//!   ([`Counter`]): the last ply is never made.
+//! - Nodes two plies above the leaves ("frontier" nodes) make each move as the generator
+//!   hands it over (no move list), on the bitboards of a copy only (`make_lite`), and
+//!   count the replies by popcount ([`Counter`]): the last ply is never made.
 //! - The side to move is a type ([`Side`]); the generator itself specialises on whether
 //!   the side to move is in check.
 //! - The walk is compiled twice: once for any x86-64 and once with POPCNT, BMI1/2 and
@@ -13,8 +13,9 @@
 //!   [`Run`] of the hash table, and from depth 3 up they give up early once `stop` is set.
 
 use super::hash::Run;
-use crate::board::{Color, Position};
-use crate::movegen::{Black, Counter, MoveList, Side, White, count_legal, generate};
+use crate::board::{Bitboard, Color, Move, PieceType, Position, Square};
+use crate::movegen::{Black, Counter, MoveList, Side, Visitor, White, count_legal, generate};
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a walk shares with its caller: the optional hash table and the stop flag.
@@ -64,18 +65,66 @@ fn leaves<S: Side>(pos: &Position) -> u64 {
     counter.0
 }
 
-/// A frontier node (depth 2): each move made, the replies counted.
+/// A frontier node (depth 2): each move made as the generator hands it over (on the
+/// bitboards of a copy, no move list), the replies counted.
 #[inline(always)]
-fn frontier<S: Side>(pos: &mut Position) -> u64 {
-    let mut moves = MoveList::new();
-    generate::<S, _>(pos, &mut moves);
-    let mut nodes = 0;
-    for &mv in moves.iter() {
-        let undo = pos.make_lite(mv);
-        nodes += leaves::<S::Them>(pos);
-        pos.unmake_lite(&undo);
+fn frontier<S: Side>(pos: &Position) -> u64 {
+    let mut visitor = Frontier::<S> {
+        child: pos.clone(),
+        nodes: 0,
+        side: PhantomData,
+    };
+    generate::<S, _>(pos, &mut visitor);
+    visitor.nodes
+}
+
+/// The visitor of a frontier node: makes each move on `child` and counts the replies.
+struct Frontier<S> {
+    child: Position,
+    nodes: u64,
+    side: PhantomData<S>,
+}
+
+impl<S: Side> Frontier<S> {
+    #[inline(always)]
+    fn count(&mut self, mv: Move) {
+        let undo = self.child.make_lite(mv);
+        self.nodes += leaves::<S::Them>(&self.child);
+        self.child.unmake_lite(&undo);
     }
-    nodes
+}
+
+impl<S: Side> Visitor for Frontier<S> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.count(Move::normal(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i8, promotion: bool) {
+        for to in targets {
+            let from = to.offset(-delta);
+            if promotion {
+                for piece in [
+                    PieceType::Queen,
+                    PieceType::Rook,
+                    PieceType::Bishop,
+                    PieceType::Knight,
+                ] {
+                    self.count(Move::promotion(from, to, piece));
+                }
+            } else {
+                self.count(Move::normal(from, to));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, mv: Move) {
+        self.count(mv);
+    }
 }
 
 /// One copy of the recursive walk; `$feature` lists the CPU features it is compiled for.
