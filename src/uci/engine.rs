@@ -54,8 +54,8 @@ pub struct Engine {
     worker: Worker,
     /// Perft and search jobs not known to be finished, oldest first.
     pending: VecDeque<Handle>,
-    /// A hash table being made ready off this thread, if any.
-    preparing: Option<Preparing>,
+    /// A hash table being made ready off this thread, if any, and which.
+    preparing: Option<(Table, Preparing)>,
     /// A search table made ready and waiting for the worker to install it.
     slot: TableSlot,
 }
@@ -143,7 +143,7 @@ impl Engine {
                     let mut text = format!("go: ignored '{}'", quote(&words.join(" ")));
                     // Words were meant as limits but none could be read: answer at once
                     // rather than search until a `stop` that may never come.
-                    if !limits.ends_by_itself() && !limits.ponder {
+                    if !limits.ends_by_itself() && !limits.ponder && !limits.infinite {
                         limits.depth = Some(1);
                         text.push_str("; nothing else limits this search: depth 1");
                     }
@@ -228,14 +228,14 @@ impl Engine {
             // A table made ready but not installed yet is superseded: free it now.
             drop(self.slot.lock().unwrap_or_else(|e| e.into_inner()).take());
         }
-        self.preparing = Some(Preparing::start(table));
+        self.preparing = Some((table, Preparing::start(table)));
     }
 
     /// Waits for the hash table being made ready, if any, and passes it on: a search
     /// table to the worker, a perft table that could not be had as an `info string`
     /// (`PerftHash` then becomes 0).
     fn settle(&mut self) {
-        let Some(preparing) = self.preparing.take() else {
+        let Some((_, preparing)) = self.preparing.take() else {
             return;
         };
         match preparing.wait() {
@@ -268,10 +268,19 @@ impl Engine {
 
     /// `ucinewgame` / `Clear Hash`: the history is forgotten and a fresh search table
     /// of the same size is made ready (faster for the next `go` than clearing the old
-    /// one on the worker's time).
+    /// one on the worker's time), unless a fresh one is on its way already (the usual
+    /// `setoption name Hash`, `ucinewgame`, `isready` allocates once).
     fn clear_hash(&mut self) {
         self.worker.send(Job::ClearHistory, Arc::default());
-        self.prepare(Table::Search(self.options.hash_mb));
+        let fresh_coming = matches!(self.preparing, Some((Table::Search(_), _)))
+            || self
+                .slot
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some();
+        if !fresh_coming {
+            self.prepare(Table::Search(self.options.hash_mb));
+        }
     }
 
     /// The position `position` names, built completely before anything changes:
