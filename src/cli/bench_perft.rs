@@ -106,7 +106,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
 /// The first line: what Rookling runs with.
 fn header(out: &mut impl Write, args: &BenchArgs, how: &str) -> std::io::Result<()> {
     // The engine runs are this executable, so they choose as this process does.
-    crate::movegen::attacks::init();
+    crate::attacks::init();
     writeln!(
         out,
         "rookling perft-bench: threads {}, hash {} MB, median of {}, {how} \
@@ -119,7 +119,7 @@ fn header(out: &mut impl Write, args: &BenchArgs, how: &str) -> std::io::Result<
         } else {
             "baseline"
         },
-        if crate::movegen::attacks::uses_pext() {
+        if crate::attacks::uses_pext() {
             "PEXT"
         } else {
             "magic"
