@@ -68,6 +68,12 @@ impl Engine {
         })
     }
 
+    /// The current position (for the fuzz targets; not a stable API).
+    #[doc(hidden)]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
     /// Answers a line that did not parse.
     pub fn refuse(&mut self, error: &ParseError) {
         match error {
