@@ -9,7 +9,7 @@ use rookling::movegen::{count_legal, legal_moves, parse_move, tactical_moves};
 use rookling::perft::epd::parse_epd;
 use rookling::perft::units::{Merger, Origin, Unit, UnitResult};
 use rookling::perft::{PerftOptions, divide, divide_with, perft};
-use rookling::uci::command::{GoParams, Start};
+use rookling::uci::command::Start;
 use rookling::uci::{Command, Engine, parse};
 use std::cell::RefCell;
 use std::sync::atomic::AtomicBool;
@@ -219,39 +219,8 @@ fn spell(command: &Command) -> Option<String> {
             }
             line
         }
-        Command::Go { params, ignored } if ignored.is_empty() => spell_go(params),
         _ => return None,
     })
-}
-
-fn spell_go(p: &GoParams) -> String {
-    let mut line = String::from("go");
-    let numbers = [
-        ("wtime", p.wtime),
-        ("btime", p.btime),
-        ("winc", p.winc),
-        ("binc", p.binc),
-        ("movestogo", p.movestogo.map(u64::from)),
-        ("movetime", p.movetime),
-        ("depth", p.depth.map(u64::from)),
-        ("nodes", p.nodes),
-        ("mate", p.mate.map(u64::from)),
-    ];
-    for (word, value) in numbers {
-        if let Some(n) = value {
-            line += &format!(" {word} {n}");
-        }
-    }
-    if p.infinite {
-        line += " infinite";
-    }
-    if p.ponder {
-        line += " ponder";
-    }
-    if !p.searchmoves.is_empty() {
-        line += &format!(" searchmoves {}", p.searchmoves.join(" "));
-    }
-    line
 }
 
 /// `uci_line`: parsing never panics and is a function of the line; a parsed command's

@@ -59,7 +59,7 @@ pub struct Board {
     /// move attacks it.
     pub en_passant: Option<u8>,
     /// Half-moves since the last capture or pawn move (saturating, as Rookling's).
-    pub halfmove: u16,
+    pub halfmove: u32,
     /// The full-move number, exact.
     pub fullmove: u64,
 }
