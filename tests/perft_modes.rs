@@ -43,7 +43,7 @@ fn check(path: &str, step: usize, budget: u64) -> usize {
                 let options = PerftOptions { threads, hash_mb };
                 assert_eq!(
                     perft_with(&pos, depth, &options, &never),
-                    Some(expected),
+                    Some(u128::from(expected)),
                     "perft {depth} of {fen} with {threads} threads, {hash_mb} MB"
                 );
                 checked += 1;

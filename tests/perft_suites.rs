@@ -34,7 +34,11 @@ fn check_suite(path: &str, expected_positions: usize) {
     for (fen, counts) in &suite {
         let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for &(depth, expected) in counts.iter().filter(|(_, n)| *n <= NODE_BUDGET) {
-            assert_eq!(perft(&mut pos, depth), expected, "perft {depth} of {fen}");
+            assert_eq!(
+                perft(&mut pos, depth),
+                u128::from(expected),
+                "perft {depth} of {fen}"
+            );
             checked += 1;
         }
     }
@@ -62,7 +66,11 @@ fn suites_to_full_depth() {
         for (fen, counts) in read_suite(path) {
             let mut pos = Position::from_fen(&fen).expect("valid FEN");
             for (depth, expected) in counts {
-                assert_eq!(perft(&mut pos, depth), expected, "perft {depth} of {fen}");
+                assert_eq!(
+                    perft(&mut pos, depth),
+                    u128::from(expected),
+                    "perft {depth} of {fen}"
+                );
             }
         }
     }

@@ -107,9 +107,9 @@ fn random_positions_match_stockfish() {
         let fen = pos.to_fen();
         let depth = if legal_moves(&pos).len() > 30 { 3 } else { 4 };
         let mut mine = divide(&mut pos, depth);
-        let total: u64 = mine.iter().map(|(_, n)| n).sum();
+        let total: u128 = mine.iter().map(|(_, n)| n).sum();
         let (theirs, sf_total) = sf.perft(&fen, depth, chess960);
-        if total != sf_total {
+        if total != u128::from(sf_total) {
             let mut lines: Vec<String> = mine
                 .drain(..)
                 .map(|(m, n)| format!("{}: {n}", m.uci(chess960)))

@@ -123,7 +123,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
             let nodes = perft_with(&pos, depth, &options, &never).unwrap_or(0);
             rl_times.push(start.elapsed());
             sf_times.push(sf_time);
-            if nodes != sf_nodes {
+            if nodes != u128::from(sf_nodes) {
                 return Err(CliError::Other(format!(
                     "counts differ on {name} depth {depth}: Stockfish {sf_nodes}, Rookling {nodes}"
                 )));

@@ -6,7 +6,7 @@ use super::CliError;
 use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
 use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
-use crate::perft::{PerftOptions, divide_with, perft_with};
+use crate::perft::{MAX_DEPTH, PerftOptions, divide_with, perft_with};
 use clap::Args;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -80,6 +80,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         return merge(&args.merge);
     }
     let depth = args.depth.unwrap_or(0);
+    check_depth(depth)?;
     let pos = setup(&args.fen, &args.moves, args.chess960)?;
     if let Some(ply) = args.split {
         return split(&pos, depth, ply);
@@ -101,6 +102,16 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         write!(out, "\n{}", crate::perft::stats::stats(&pos, depth))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a depth deeper than the walk runs (the same limit as UCI `go perft`).
+fn check_depth(depth: u32) -> Result<(), CliError> {
+    if depth > MAX_DEPTH {
+        return Err(CliError::Other(format!(
+            "the depth must be at most {MAX_DEPTH}, not {depth}"
+        )));
+    }
+    Ok(())
 }
 
 /// `--split PLY`: the work units, one line each, on stdout.
@@ -125,13 +136,12 @@ fn split(pos: &Position, depth: u32, ply: u32) -> Result<ExitCode, CliError> {
 fn count_unit(line: &str, options: &PerftOptions) -> Result<ExitCode, CliError> {
     let (unit, pos) =
         Unit::parse(line).map_err(|e| CliError::Other(format!("bad unit '{line}': {e}")))?;
+    check_depth(unit.depth)?;
     let never = AtomicBool::new(false);
     let nodes = perft_with(&pos, unit.depth, options, &never).unwrap_or(0);
-    writeln!(
-        std::io::stdout().lock(),
-        "{}",
-        UnitResult::new(unit, nodes).line()
-    )?;
+    let result = UnitResult::new(unit, nodes)
+        .ok_or_else(|| CliError::Other(format!("unit '{line}': the count passes 2^128")))?;
+    writeln!(std::io::stdout().lock(), "{}", result.line())?;
     Ok(ExitCode::SUCCESS)
 }
 

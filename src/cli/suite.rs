@@ -51,7 +51,7 @@ struct Failure {
     fen: String,
     depth: u32,
     expected: u64,
-    actual: u64,
+    actual: u128,
     compare: String,
 }
 
@@ -61,7 +61,7 @@ struct Summary {
     file: String,
     positions: usize,
     runs: usize,
-    nodes: u64,
+    nodes: u128,
     seconds: f64,
     nodes_per_second: u64,
     failures: Vec<Failure>,
@@ -103,7 +103,7 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
     };
     let never = AtomicBool::new(false);
     let start = Instant::now();
-    let (mut runs, mut nodes, mut failures) = (0, 0u64, Vec::new());
+    let (mut runs, mut nodes, mut failures) = (0, 0u128, Vec::new());
     for entry in &suite {
         bar.set_message(entry.fen.clone());
         for depth in depths(entry, args.depth) {
@@ -124,7 +124,7 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
             let actual = perft_with(&entry.position, depth, &options, &never).unwrap_or(0);
             runs += 1;
             nodes += actual;
-            if actual != expected {
+            if actual != u128::from(expected) {
                 let compare = compare_command(entry, depth, args.reference.as_deref());
                 bar.suspend(|| {
                     log::warn!(

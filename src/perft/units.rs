@@ -102,12 +102,13 @@ pub struct UnitResult {
 }
 
 impl UnitResult {
-    /// The result for `unit` whose position has `perft` leaf nodes at its depth.
-    pub fn new(unit: Unit, perft: u64) -> Self {
-        Self {
-            nodes: u128::from(perft) * u128::from(unit.multiplicity),
+    /// The result for `unit` whose position has `perft` leaf nodes at its depth; `None`
+    /// if perft times the multiplicity passes `u128::MAX`.
+    pub fn new(unit: Unit, perft: u128) -> Option<Self> {
+        Some(Self {
+            nodes: perft.checked_mul(u128::from(unit.multiplicity))?,
             unit,
-        }
+        })
     }
 
     /// The result's line: `NODES;FEN;DEPTH;MULTIPLICITY`.
@@ -293,7 +294,7 @@ mod tests {
         for (i, unit) in units.into_iter().enumerate() {
             let line = Unit::parse(&unit.line()).expect("own line parses");
             let mut upos = line.1;
-            let result = UnitResult::new(line.0, perft(&mut upos, unit.depth));
+            let result = UnitResult::new(line.0, perft(&mut upos, unit.depth)).expect("fits");
             merger.add(&result.line(), origin(i + 1)).expect("valid");
         }
         assert_eq!(merger.total(), 4_865_609);

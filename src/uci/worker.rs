@@ -80,6 +80,7 @@ impl Worker {
         let done = Arc::clone(&finished);
         let handle = std::thread::Builder::new()
             .name("uci-worker".into())
+            .stack_size(crate::perft::STACK_BYTES)
             .spawn(move || {
                 let mut state = State::new(hash_mb);
                 for ticket in receiver {
@@ -231,7 +232,7 @@ fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) 
         return;
     };
     let chess960 = pos.is_chess960();
-    let total: u64 = if depth == 0 {
+    let total: u128 = if depth == 0 {
         1
     } else {
         divide.iter().map(|(_, n)| n).sum()
