@@ -17,8 +17,9 @@
 //! `ucinewgame`, `position startpos|fen FEN [moves ...]`, `go perft N` (Stockfish's
 //! divide format) and `quit`.
 
+use rookling::attacks;
 use rookling::board::{Bitboard, CastleSide, Move, MoveKind, PieceType, Position};
-use rookling::movegen::{attacks, legal_moves, parse_move};
+use rookling::movegen::{legal_moves, parse_move};
 use std::io::{BufRead, Write};
 
 /// The planted bug.

@@ -2,7 +2,7 @@
 //! X-FEN (`KQkq` meaning the outermost rook) or Shredder-FEN (`HAha`, rook files).
 
 use super::{Bitboard, CastleSide, Castling, Color, FenError, Piece, PieceType, Position, Square};
-use crate::movegen::attacks;
+use crate::attacks;
 use std::fmt::Write as _;
 
 impl Position {

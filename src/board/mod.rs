@@ -5,23 +5,20 @@
 //! key. It is built only from a FEN that passes validation ([`fen`]), so every
 //! `Position` is a legal chess position.
 
-mod bitboard;
 mod castling;
 mod error;
 mod fen;
 mod make;
 mod moves;
-mod types;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use crate::types::{Bitboard, Color, Piece, PieceType, Square};
 pub use castling::{CastlePath, CastleSide, Castling};
 pub use error::FenError;
 pub use make::{LiteUndo, Undo};
 pub use moves::{Move, MoveKind, UciMove};
-pub use types::{Color, Piece, PieceType, Square};
 
-use crate::movegen::attacks;
+use crate::attacks;
 
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

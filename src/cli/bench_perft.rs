@@ -83,7 +83,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
             CliError::Other("Stockfish not found: install it or pass --stockfish PATH".into())
         })?,
     };
-    crate::movegen::attacks::init();
+    crate::attacks::init();
     let mut stockfish = Stockfish::start(&path)?;
     let options = PerftOptions {
         threads: usize::from(args.threads),
@@ -101,7 +101,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
         } else {
             "baseline"
         },
-        if crate::movegen::attacks::uses_pext() {
+        if crate::attacks::uses_pext() {
             "PEXT"
         } else {
             "magic"
