@@ -8,26 +8,20 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-/// Stockfish on PATH, else Debian's `/usr/games/stockfish`. When it is missing the test
-/// is skipped with a printed reason, except under CI (`CI` set), where that is a failure.
-pub fn stockfish_or_skip(test: &str) -> Option<PathBuf> {
+/// Stockfish on PATH, else Debian's `/usr/games/stockfish` (the places `build.rs` looks
+/// when it sets `has_stockfish`). Tests that call this carry
+/// `#[cfg_attr(not(has_stockfish), ignore = "needs stockfish ...")]`, so without
+/// Stockfish they show as ignored; run with `--include-ignored`, they fail here.
+pub fn stockfish() -> PathBuf {
     let on_path = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
             .map(|p| p.join("stockfish"))
             .find(|p| p.is_file())
     });
-    let found = on_path.or_else(|| {
-        let debian = PathBuf::from("/usr/games/stockfish");
-        debian.is_file().then_some(debian)
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{test}: Stockfish is required under CI"
-        );
-        eprintln!("{test}: skipped, Stockfish not found (apt-get install stockfish)");
-    }
-    found
+    let debian = PathBuf::from("/usr/games/stockfish");
+    on_path
+        .or_else(|| debian.is_file().then_some(debian))
+        .expect("this test needs Stockfish (apt-get install stockfish)")
 }
 
 /// How long any single answer may take before a test fails instead of hanging.
