@@ -16,7 +16,7 @@ fn walk(fen: &str, choices: &[usize]) -> Position {
             break;
         }
         let mv = moves[choice % moves.len()];
-        pos.make(mv);
+        pos.play(mv);
     }
     pos
 }

@@ -136,7 +136,7 @@ fn game_history_counts_for_repetition() {
     for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
         history.push(p.key());
         let m = mv(&p, m);
-        p.make(m);
+        p.play(m);
     }
     let nf3 = mv(&p, "g1f3");
     let only_nf3 = |d| Limits {
@@ -373,7 +373,7 @@ fn only_move_and_ponder_move_are_legal() {
     assert_eq!(best, mv(&p, "a1b2"));
     if let Some(reply) = result.ponder {
         let mut after = p.clone();
-        after.make(best);
+        after.play(best);
         assert!(legal_moves(&after).contains(&reply));
     }
 }

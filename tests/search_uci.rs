@@ -49,12 +49,12 @@ fn check_legal(fen: &str, moves: &[String], reply: &[String]) {
     let mut pos = Position::from_fen(fen).expect("valid FEN");
     for m in moves {
         let mv = parse_move(&pos, m).expect("game move");
-        pos.make(mv);
+        pos.play(mv);
     }
     let best = parse_move(&pos, &reply[0]).unwrap_or_else(|e| panic!("{reply:?}: {e}"));
     if reply.len() == 3 {
         assert_eq!(reply[1], "ponder");
-        pos.make(best);
+        pos.play(best);
         parse_move(&pos, &reply[2]).unwrap_or_else(|e| panic!("ponder {reply:?}: {e}"));
     }
 }
@@ -187,7 +187,7 @@ fn self_play(fen: &str, max_plies: usize, go_cmd: &str) -> End {
             return if draw { End::Draw } else { End::PlyLimit };
         }
         let mv = parse_move(&pos, &reply[0]).expect("checked legal");
-        pos.make(mv);
+        pos.play(mv);
         keys.push(pos.key());
         moves.push(reply[0].clone());
     }

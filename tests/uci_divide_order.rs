@@ -55,7 +55,7 @@ fn walk(fen: &str, rng: &mut Lcg, plies: usize, step: usize) -> Vec<String> {
         } else {
             moves[rng.below(moves.len())]
         };
-        pos.make(mv);
+        pos.play(mv);
         if ply % step == 0 {
             fens.push(pos.to_fen());
         }

@@ -78,7 +78,7 @@ fn random_game(pos: &mut Position, plies: usize, rng: &mut Rng) {
         } else {
             moves[rng.below(moves.len())]
         };
-        pos.make(mv);
+        pos.play(mv);
     }
 }
 

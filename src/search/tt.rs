@@ -93,6 +93,7 @@ impl Tt {
     }
 
     /// The size in megabytes actually allocated.
+    #[cfg(test)]
     pub fn size_mb(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
     }
