@@ -27,7 +27,10 @@ fn tool_cfgs_match_the_machine() {
     );
     if std::env::var_os("CI").is_some() {
         let (stockfish, parallel) = (cfg!(has_stockfish), cfg!(has_parallel));
-        assert!(stockfish, "CI: Stockfish not found on PATH or in /usr/games");
+        assert!(
+            stockfish,
+            "CI: Stockfish not found on PATH or in /usr/games"
+        );
         assert!(parallel, "CI: GNU parallel not found on PATH");
     }
 }
