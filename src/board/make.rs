@@ -10,7 +10,7 @@ pub struct Undo {
     captured: Piece,
     castling: u8,
     ep: Option<Square>,
-    halfmove: u16,
+    halfmove: u32,
     key: u64,
 }
 
