@@ -73,7 +73,10 @@ fn peer_runs_are_checked_and_timed() {
 }
 
 #[test]
-#[cfg_attr(not(has_stockfish), ignore = "needs stockfish (apt-get install stockfish)")]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn over_uci_against_stockfish() {
     let stockfish = common::stockfish();
     let stockfish = stockfish.display().to_string();
