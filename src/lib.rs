@@ -2,14 +2,17 @@
 //!
 //! Dependencies point one way, each layer using only those before it:
 //! [`types`] -> [`attacks`] -> [`board`] -> [`movegen`] -> [`perft`] -> [`eval`] /
-//! [`search`] -> [`uci`] / [`cli`], with [`compare`] (driving other engines over UCI)
-//! beside search. The core (types, attacks, board, movegen, perft) does no I/O.
+//! [`search`] -> [`uci`] / [`cli`], with [`compare`] (finding where two engines
+//! disagree) beside search, on [`client`] (the one client for other engines and
+//! programs, which uses no other module). The core (types, attacks, board, movegen,
+//! perft) does no I/O.
 
 #![warn(missing_docs)]
 
 pub mod attacks;
 pub mod board;
 pub mod cli;
+pub mod client;
 pub mod compare;
 pub mod eval;
 pub mod movegen;

@@ -10,7 +10,7 @@
 //!   the exact sum of their results.
 
 pub mod epd;
-pub mod hash;
+pub(crate) mod hash;
 mod parallel;
 pub mod stats;
 mod tree;
@@ -51,6 +51,16 @@ pub const STACK_BYTES: usize = 16 << 20;
 
 /// The number of leaf nodes `depth` plies below `pos` (`perft(0)` is 1); 0 for a depth
 /// above [`MAX_DEPTH`].
+///
+/// ```
+/// use rookling::board::Position;
+/// use rookling::perft::perft;
+///
+/// let mut pos = Position::startpos();
+/// assert_eq!(perft(&mut pos, 4), 197_281);
+/// assert_eq!(perft(&mut pos, 0), 1);
+/// ```
+#[must_use]
 pub fn perft(pos: &mut Position, depth: u32) -> u128 {
     let never = AtomicBool::new(false);
     perft_with(pos, depth, &PerftOptions::default(), &never).unwrap_or(0)
@@ -58,6 +68,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u128 {
 
 /// [`perft`] with options, ending early with `None` once `stop` is set (and `None` for a
 /// depth above [`MAX_DEPTH`]).
+#[must_use]
 pub fn perft_with(
     pos: &Position,
     depth: u32,
@@ -76,6 +87,19 @@ pub fn perft_with(
 
 /// Each legal move with the perft of `depth - 1` below it (empty for depth 0, and for a
 /// depth above [`MAX_DEPTH`]).
+///
+/// ```
+/// use rookling::board::Position;
+/// use rookling::perft::divide;
+///
+/// let mut pos = Position::startpos();
+/// let divide = divide(&mut pos, 3);
+/// assert_eq!(divide.len(), 20);
+/// assert_eq!(divide.iter().map(|(_, nodes)| nodes).sum::<u128>(), 8_902);
+/// let e2e4 = divide.iter().find(|(mv, _)| mv.to_uci(false) == "e2e4").unwrap();
+/// assert_eq!(e2e4.1, 600);
+/// ```
+#[must_use]
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u128)> {
     let never = AtomicBool::new(false);
     divide_with(pos, depth, &PerftOptions::default(), &never).unwrap_or_default()
@@ -87,6 +111,7 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u128)> {
 /// A hash table, if asked for, is allocated once and kept for later calls of the same
 /// size; each run sees only its own entries (if the memory cannot be had, the run goes
 /// without a table).
+#[must_use]
 pub fn divide_with(
     pos: &Position,
     depth: u32,
