@@ -1,4 +1,5 @@
-//! Builds the attack tables at compile time.
+//! Builds the attack tables at compile time, walking rays with `src/attacks/rays.rs`
+//! (the same file the crate builds its leaper tables from).
 //!
 //! Writes to `OUT_DIR`:
 //! - `tables.rs`: the slider masks, magic numbers and offsets;
@@ -13,39 +14,21 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+#[allow(dead_code)] // build.rs uses only the slider half of the file.
+#[path = "src/attacks/rays.rs"]
+mod rays;
 
-/// Squares a slider on `sq` attacks along `dirs`, stopping at the first blocker in `occ`.
-fn slide(sq: usize, dirs: &[(i32, i32)], occ: u64) -> u64 {
-    let mut attacks = 0;
-    for &(df, dr) in dirs {
-        let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
-        while (0..8).contains(&f) && (0..8).contains(&r) {
-            let bit = 1u64 << (r * 8 + f);
-            attacks |= bit;
-            if occ & bit != 0 {
-                break;
-            }
-            f += df;
-            r += dr;
-        }
-    }
-    attacks
-}
+use rays::{BISHOP_DIRS, ROOK_DIRS, slide, walk};
 
-/// The relevant occupancy mask: the rays without their last square.
-fn relevant_mask(sq: usize, dirs: &[(i32, i32)]) -> u64 {
-    let mut mask = 0;
-    for &(df, dr) in dirs {
-        let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
-        while (0..8).contains(&(f + df)) && (0..8).contains(&(r + dr)) {
-            mask |= 1u64 << (r * 8 + f);
-            f += df;
-            r += dr;
-        }
-    }
-    mask
+/// The relevant occupancy mask: the rays without their last square (a blocker there
+/// changes nothing).
+fn relevant_mask(sq: usize, dirs: &[(i8, i8)]) -> u64 {
+    dirs.iter()
+        .map(|&dir| {
+            let length = slide(sq, &[dir], 0).count_ones();
+            walk(sq, &[dir], 0, length.saturating_sub(1))
+        })
+        .fold(0, |mask, ray| mask | ray)
 }
 
 /// Software PEXT: gathers the bits of `value` selected by `mask` into the low bits.
@@ -103,7 +86,7 @@ struct Slider {
     magic_table: Vec<u64>,
 }
 
-fn build_slider(dirs: &[(i32, i32)], rng: &mut Rng) -> Slider {
+fn build_slider(dirs: &[(i8, i8)], rng: &mut Rng) -> Slider {
     let mut slider = Slider {
         masks: Vec::new(),
         magics: Vec::new(),
@@ -163,6 +146,7 @@ fn list(values: impl Iterator<Item = String>) -> String {
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/attacks/rays.rs");
     let out = env::var("OUT_DIR").expect("OUT_DIR is set by cargo");
     let dir = Path::new(&out);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);

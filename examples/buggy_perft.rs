@@ -1,7 +1,8 @@
 //! A minimal UCI perft engine built on Rookling's move generator, with a bug planted on
 //! purpose, for testing `rookling compare` and `rookling suite`.
 //!
-//! `buggy_perft --bug none|ep-in-check|no-castling|extra-castling|no-knight-promotion|crash|hang|garbage`
+//! `buggy_perft [--bug none|ep-in-check|no-castling|extra-castling|no-knight-promotion|crash|hang|garbage]
+//! [--quirk twice|chatty|readyok-twice|noise|bad-total|illegal-move|no-readyok|huge-line|flood]`
 //!
 //! - `none`: exact (Rookling's generator);
 //! - `ep-in-check`: drops en passant captures while in check (seed 000's Bitbishop bug);
@@ -13,12 +14,25 @@
 //! - `hang`: answers the handshake, then never answers `go perft`;
 //! - `garbage`: answers `go perft` with lines that are not perft output.
 //!
+//! A quirk is a protocol misbehaviour on top of the bug (the counts stay the bug's):
+//! - `twice`: prints each `go perft` answer twice;
+//! - `chatty`: 1,500 `info string` lines before each divide;
+//! - `readyok-twice`: answers `isready` with two `readyok`;
+//! - `noise`: a line of garbage between divide lines;
+//! - `bad-total`: a total one more than its divide lines;
+//! - `illegal-move`: an extra divide line `a1a1`-shaped but illegal (`h1h8: 1`), counted
+//!   in the total;
+//! - `no-readyok`: never answers `isready` after the handshake;
+//! - `huge-line`: a 10 MB `info string` line before each divide;
+//! - `flood`: answers `go perft` with `info` lines without end.
+//!
 //! It speaks just enough UCI: `uci`, `isready`, `setoption name UCI_Chess960 value ...`,
 //! `ucinewgame`, `position startpos|fen FEN [moves ...]`, `go perft N` (Stockfish's
 //! divide format) and `quit`.
 
+use rookling::attacks;
 use rookling::board::{Bitboard, CastleSide, Move, MoveKind, PieceType, Position};
-use rookling::movegen::{attacks, legal_moves, parse_move};
+use rookling::movegen::{legal_moves, parse_move};
 use std::io::{BufRead, Write};
 
 /// The planted bug.
@@ -45,6 +59,39 @@ impl Bug {
             "crash" => Self::Crash,
             "hang" => Self::Hang,
             "garbage" => Self::Garbage,
+            _ => return None,
+        })
+    }
+}
+
+/// A protocol misbehaviour.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Quirk {
+    None,
+    Twice,
+    Chatty,
+    ReadyokTwice,
+    Noise,
+    BadTotal,
+    IllegalMove,
+    NoReadyok,
+    HugeLine,
+    Flood,
+}
+
+impl Quirk {
+    fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "none" => Self::None,
+            "twice" => Self::Twice,
+            "chatty" => Self::Chatty,
+            "readyok-twice" => Self::ReadyokTwice,
+            "noise" => Self::Noise,
+            "bad-total" => Self::BadTotal,
+            "illegal-move" => Self::IllegalMove,
+            "no-readyok" => Self::NoReadyok,
+            "huge-line" => Self::HugeLine,
+            "flood" => Self::Flood,
             _ => return None,
         })
     }
@@ -131,8 +178,15 @@ fn set_position(args: &[&str], chess960: bool) -> Result<Position, String> {
     Ok(pos)
 }
 
-/// Answers `go perft depth` in Stockfish's format, or misbehaves as the bug says.
-fn go_perft(out: &mut impl Write, pos: &Position, depth: u32, bug: Bug) -> std::io::Result<()> {
+/// Answers `go perft depth` in Stockfish's format, or misbehaves as the bug and the
+/// quirk say.
+fn go_perft(
+    out: &mut impl Write,
+    pos: &Position,
+    depth: u32,
+    bug: Bug,
+    quirk: Quirk,
+) -> std::io::Result<()> {
     match bug {
         Bug::Hang => loop {
             std::thread::sleep(std::time::Duration::from_secs(3600));
@@ -145,11 +199,25 @@ fn go_perft(out: &mut impl Write, pos: &Position, depth: u32, bug: Bug) -> std::
         }
         _ => {}
     }
+    match quirk {
+        Quirk::Flood => loop {
+            writeln!(out, "info string still thinking")?;
+        },
+        Quirk::Chatty => {
+            for i in 0..1500 {
+                writeln!(out, "info string warming up {i}")?;
+            }
+        }
+        Quirk::HugeLine => writeln!(out, "info string {}", "x".repeat(10 << 20))?,
+        _ => {}
+    }
     let mut pos = pos.clone();
     let chess960 = pos.is_chess960();
+    let mut answer = String::new();
     let mut total = 0;
     for (i, mv) in moves(&pos, bug).into_iter().enumerate() {
         if bug == Bug::Crash && i == 2 {
+            out.write_all(answer.as_bytes())?;
             out.flush()?;
             panic!("planted crash while answering go perft");
         }
@@ -161,23 +229,42 @@ fn go_perft(out: &mut impl Write, pos: &Position, depth: u32, bug: Bug) -> std::
         };
         pos.unmake(mv, &undo);
         total += nodes;
-        writeln!(out, "{}: {nodes}", mv.uci(chess960))?;
+        answer.push_str(&format!("{}: {nodes}\n", mv.uci(chess960)));
+        if quirk == Quirk::Noise {
+            answer.push_str("~~ not a perft line ~~\n");
+        }
     }
-    writeln!(out, "\nNodes searched: {total}\n")?;
+    match quirk {
+        Quirk::BadTotal => total += 1,
+        Quirk::IllegalMove => {
+            answer.push_str("h1h8: 1\n");
+            total += 1;
+        }
+        _ => {}
+    }
+    answer.push_str(&format!("\nNodes searched: {total}\n\n"));
+    out.write_all(answer.as_bytes())?;
+    if quirk == Quirk::Twice {
+        out.write_all(answer.as_bytes())?;
+    }
     out.flush()
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let bug = match args.as_slice() {
-        [flag, name] if flag == "--bug" => Bug::parse(name),
-        [] => Some(Bug::None),
-        _ => None,
-    };
-    let Some(bug) = bug else {
+    let (mut bug, mut quirk) = (Some(Bug::None), Some(Quirk::None));
+    for pair in args.chunks(2) {
+        match pair {
+            [flag, name] if flag == "--bug" => bug = bug.and(Bug::parse(name)),
+            [flag, name] if flag == "--quirk" => quirk = quirk.and(Quirk::parse(name)),
+            _ => bug = None,
+        }
+    }
+    let (Some(bug), Some(quirk)) = (bug, quirk) else {
         eprintln!(
             "usage: buggy_perft [--bug none|ep-in-check|no-castling|extra-castling|\
-             no-knight-promotion|crash|hang|garbage]"
+             no-knight-promotion|crash|hang|garbage] [--quirk twice|chatty|readyok-twice|\
+             noise|bad-total|illegal-move|no-readyok|huge-line|flood]"
         );
         std::process::exit(2);
     };
@@ -185,6 +272,7 @@ fn main() {
     let mut out = std::io::stdout();
     let mut chess960 = false;
     let mut pos = Position::startpos();
+    let mut handshake_done = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let tokens: Vec<&str> = line.split_whitespace().collect();
@@ -194,7 +282,14 @@ fn main() {
                 "id name BuggyPerft {bug:?}\nid author Rookling tests\n\
                  option name UCI_Chess960 type check default false\nuciok"
             ),
-            ["isready"] => writeln!(out, "readyok"),
+            ["isready"] => match quirk {
+                Quirk::NoReadyok if handshake_done => Ok(()),
+                Quirk::ReadyokTwice => writeln!(out, "readyok\nreadyok"),
+                _ => {
+                    handshake_done = true;
+                    writeln!(out, "readyok")
+                }
+            },
             ["ucinewgame"] => Ok(()),
             ["setoption", "name", "UCI_Chess960", "value", value] => {
                 chess960 = *value == "true";
@@ -209,7 +304,7 @@ fn main() {
                 Err(e) => writeln!(out, "info string {e}"),
             },
             ["go", "perft", depth] => match depth.parse() {
-                Ok(depth) => go_perft(&mut out, &pos, depth, bug),
+                Ok(depth) => go_perft(&mut out, &pos, depth, bug, quirk),
                 Err(_) => writeln!(out, "info string bad depth '{depth}'"),
             },
             ["quit"] => break,

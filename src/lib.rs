@@ -1,16 +1,22 @@
 //! Rookling: a UCI chess engine whose first job is exact, fast perft.
 //!
-//! Dependencies point one way: [`board`] -> [`movegen`] -> [`perft`] -> search ->
-//! UCI / CLI, and [`compare`] (driving other engines) beside them. The core (board,
-//! movegen, perft) does no I/O.
+//! Dependencies point one way, each layer using only those before it:
+//! [`types`] -> [`attacks`] -> [`board`] -> [`movegen`] -> [`perft`] -> [`eval`] /
+//! [`search`] -> [`uci`] / [`cli`], with [`compare`] (finding where two engines
+//! disagree) beside search, on [`client`] (the one client for other engines and
+//! programs, which uses no other module). The core (types, attacks, board, movegen,
+//! perft) does no I/O.
 
 #![warn(missing_docs)]
 
+pub mod attacks;
 pub mod board;
 pub mod cli;
+pub mod client;
 pub mod compare;
 pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod search;
+pub mod types;
 pub mod uci;

@@ -6,32 +6,15 @@ mod common;
 use rookling::board::{MoveKind, Position};
 use rookling::movegen::legal_moves;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 
-/// `target/<profile>/examples/buggy_perft`, which `cargo test` builds.
-fn buggy_perft() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps/<test>");
-    let path = profile_dir.join("examples").join("buggy_perft");
-    assert!(
-        path.is_file(),
-        "{} is missing: a whole `cargo test` builds the examples (else `cargo build --examples`)",
-        path.display()
-    );
-    path
-}
-
 /// The buggy engine's command line with `bug`.
 fn engine(bug: &str) -> String {
-    format!("{} --bug {bug}", buggy_perft().display())
+    common::buggy_engine(bug, "none")
 }
 
 fn rookling(args: &[&str]) -> Output {
@@ -332,7 +315,7 @@ fn crashing_engine() {
 fn hanging_engine() {
     fails_clearly(
         &engine("hang"),
-        "was silent for 2 s while answering 'go perft 3'",
+        "did not finish answering 'go perft 3' within 2 s",
     );
 }
 
@@ -352,7 +335,7 @@ fn not_an_engine() {
         "echo hello",
         "does not speak UCI: it exited (exit status: 0) without 'uciok', it printed 'hello'",
     );
-    fails_clearly("sleep 30", "was silent for 2 s while answering 'uci'");
+    fails_clearly("sleep 30", "did not finish answering 'uci' within 2 s");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Castling rights: which rooks may still castle, for standard chess and Chess960.
 
 use super::{Bitboard, Color, Move, Square};
-use crate::movegen::attacks;
+use crate::attacks;
 
 /// The side of the board a rook castles on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

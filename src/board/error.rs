@@ -18,9 +18,9 @@ pub enum FenError {
     BadCastling(String),
     /// The en passant field is not `-` or a square.
     BadEnPassantSquare(String),
-    /// The halfmove clock is not a number from 0 to 65535.
+    /// The halfmove clock is not a number from 0 to [`super::MAX_FEN_COUNTER`].
     BadHalfmove(String),
-    /// The fullmove number is not a number from 0 to 65535.
+    /// The fullmove number is not a number from 0 to [`super::MAX_FEN_COUNTER`].
     BadFullmove(String),
     /// A side without exactly one king.
     KingCount(Color, u32),
@@ -48,8 +48,16 @@ impl fmt::Display for FenError {
             Self::BadSide(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
             Self::BadCastling(s) => write!(f, "bad castling field '{s}'"),
             Self::BadEnPassantSquare(s) => write!(f, "bad en passant field '{s}'"),
-            Self::BadHalfmove(s) => write!(f, "bad halfmove clock '{s}'"),
-            Self::BadFullmove(s) => write!(f, "bad fullmove number '{s}'"),
+            Self::BadHalfmove(s) => write!(
+                f,
+                "bad halfmove clock '{s}' (a whole number up to {})",
+                super::MAX_FEN_COUNTER
+            ),
+            Self::BadFullmove(s) => write!(
+                f,
+                "bad fullmove number '{s}' (a whole number up to {})",
+                super::MAX_FEN_COUNTER
+            ),
             Self::KingCount(c, n) => write!(f, "{} has {n} kings, it needs exactly one", name(c)),
             Self::PawnOnBackRank => write!(f, "a pawn stands on the first or last rank"),
             Self::TooManyPieces(c, n) => {

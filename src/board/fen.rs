@@ -2,7 +2,7 @@
 //! X-FEN (`KQkq` meaning the outermost rook) or Shredder-FEN (`HAha`, rook files).
 
 use super::{Bitboard, CastleSide, Castling, Color, FenError, Piece, PieceType, Position, Square};
-use crate::movegen::attacks;
+use crate::attacks;
 use std::fmt::Write as _;
 
 impl Position {
@@ -28,12 +28,16 @@ impl Position {
         if let Some(s) = fields.get(4) {
             pos.halfmove = s
                 .parse()
-                .map_err(|_| FenError::BadHalfmove(s.to_string()))?;
+                .ok()
+                .filter(|&n| n <= super::MAX_FEN_COUNTER)
+                .ok_or_else(|| FenError::BadHalfmove(s.to_string()))?;
         }
         if let Some(s) = fields.get(5) {
-            let n: u16 = s
+            let n: u32 = s
                 .parse()
-                .map_err(|_| FenError::BadFullmove(s.to_string()))?;
+                .ok()
+                .filter(|&n| n <= super::MAX_FEN_COUNTER)
+                .ok_or_else(|| FenError::BadFullmove(s.to_string()))?;
             pos.fullmove = n.max(1);
         }
         let them = pos.side.flip();
@@ -338,8 +342,11 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K3 w - - x 1", |e| {
                 matches!(e, BadHalfmove(_))
             }),
-            ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999", |e| {
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648", |e| {
                 matches!(e, BadFullmove(_))
+            }),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 2147483648 1", |e| {
+                matches!(e, BadHalfmove(_))
             }),
             ("8/8/8/8/8/8/8/4K3 w - - 0 1", |e| {
                 matches!(e, KingCount(Color::Black, 0))

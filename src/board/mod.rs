@@ -5,26 +5,28 @@
 //! key. It is built only from a FEN that passes validation ([`fen`]), so every
 //! `Position` is a legal chess position.
 
-mod bitboard;
 mod castling;
 mod error;
 mod fen;
 mod make;
 mod moves;
-mod types;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use crate::types::{Bitboard, Color, Piece, PieceType, Square};
 pub use castling::{CastlePath, CastleSide, Castling};
 pub use error::FenError;
 pub use make::{LiteUndo, Undo};
 pub use moves::{Move, MoveKind, UciMove};
-pub use types::{Color, Piece, PieceType, Square};
 
-use crate::movegen::attacks;
+use crate::attacks;
 
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The largest halfmove clock or fullmove number a FEN may give: half of `u32`, so
+/// that the 2^31 further moves it leaves room for (a UCI move list holds at most ~13
+/// million) can never make a counter wrap or saturate.
+pub const MAX_FEN_COUNTER: u32 = u32::MAX / 2;
 
 /// A legal chess position (standard or Chess960).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -35,8 +37,8 @@ pub struct Position {
     side: Color,
     castling: Castling,
     ep: Option<Square>,
-    halfmove: u16,
-    fullmove: u16,
+    halfmove: u32,
+    fullmove: u32,
     key: u64,
     chess960: bool,
 }
@@ -111,12 +113,13 @@ impl Position {
     }
 
     /// Half-moves since the last capture or pawn move.
-    pub fn halfmove_clock(&self) -> u16 {
+    pub fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
 
-    /// The full-move number (starts at 1, grows after black moves).
-    pub fn fullmove_number(&self) -> u16 {
+    /// The full-move number (starts at 1, grows after black moves; exact in any
+    /// reachable game: see [`MAX_FEN_COUNTER`]).
+    pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
 

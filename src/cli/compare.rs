@@ -3,9 +3,9 @@
 use super::CliError;
 use super::perft::setup;
 use crate::board::START_FEN;
-use crate::compare::config::{self, EngineEntry, EngineSpec};
+use crate::client::{Engine, EngineError, EngineSpec};
+use crate::compare::config::{self, EngineEntry};
 use crate::compare::drill::{Step, drill};
-use crate::compare::engine::{Engine, EngineError};
 use crate::compare::report::{JsonReport, Names, write_header, write_step, write_verdict};
 use clap::Args;
 use std::io::Write;
@@ -33,7 +33,8 @@ pub struct CompareArgs {
     /// [default: this Rookling].
     #[arg(long, value_name = "ENGINE")]
     pub candidate: Option<String>,
-    /// Engines file in Cutechess's format [default: ./engines.json when present].
+    /// Engines file in Cutechess's format [default: ./engines.json when present]; a file
+    /// given here must be readable even when no name from it is used.
     #[arg(long, value_name = "FILE")]
     pub engines: Option<PathBuf>,
     /// Chess960: sets UCI_Chess960 on both engines; castling is king-takes-rook.
@@ -43,18 +44,24 @@ pub struct CompareArgs {
     /// Print one JSON object instead of the step-by-step report.
     #[arg(long)]
     pub json: bool,
-    /// Seconds an engine may stay silent before it counts as hung.
+    /// Seconds an engine has to answer each request (the handshake, `isready`, one
+    /// whole `go perft`), however much it prints meanwhile.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
 }
 
-/// The reference (`None`: Stockfish) and candidate (`None`: Rookling) engines.
+/// The reference (`None`: Stockfish) and candidate (`None`: Rookling) engines. An
+/// engines file named by the user is read (and must be valid) even when no name from
+/// it is used; the default one only when a name is looked up.
 pub fn engine_specs(
     reference: Option<&str>,
     candidate: Option<&str>,
     engines_file: Option<&std::path::Path>,
 ) -> Result<(EngineSpec, EngineSpec), CliError> {
-    let mut entries: Option<Vec<EngineEntry>> = None;
+    let mut entries: Option<Vec<EngineEntry>> = match engines_file {
+        Some(path) => Some(config::load(Some(path))?),
+        None => None,
+    };
     let mut named = |arg: &str| -> Result<EngineSpec, CliError> {
         if entries.is_none() {
             entries = Some(config::load(engines_file)?);

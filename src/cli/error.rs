@@ -1,8 +1,8 @@
 //! `CliError`: what the command line reports in one line before exiting with status 2.
 
 use crate::board::FenError;
+use crate::client::EngineError;
 use crate::compare::config::ConfigError;
-use crate::compare::engine::EngineError;
 use crate::movegen::MoveError;
 use std::fmt;
 

@@ -4,7 +4,7 @@
 
 use super::CliError;
 use super::compare::{engine_specs, timeout};
-use crate::compare::engine::Engine;
+use crate::client::Engine;
 use crate::perft::epd::{EpdEntry, parse_epd};
 use crate::perft::{PerftOptions, perft_with};
 use clap::Args;
@@ -77,6 +77,10 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::Other(format!("cannot read {name}: {e}")))?;
     let suite = parse_epd(&text).map_err(|e| CliError::Other(e.at(&name)))?;
+    if let (Some(path), None) = (&args.engines, &args.reference) {
+        // A file the user named must be valid even when no name from it is used.
+        crate::compare::config::load(Some(path))?;
+    }
     let mut reference = match &args.reference {
         Some(arg) => {
             let (spec, _) = engine_specs(Some(arg), None, args.engines.as_deref())?;

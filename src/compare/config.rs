@@ -2,34 +2,16 @@
 //! format: an array of `{"name", "command", "workingDirectory", ...}`) or else a command
 //! line, split with shell quoting rules.
 //!
-//! A program given without a `/` is looked up on `PATH`, then in `/usr/games` (where
-//! Debian installs Stockfish).
+//! A program given without a `/` is found by [`locate::find_program`]: on `PATH`, then
+//! in `/usr/games` (where Debian installs Stockfish).
 
+use crate::client::locate::{self, EngineSpec};
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The engines file read when `--engines` is not given (skipped when absent).
 pub const DEFAULT_ENGINES_FILE: &str = "engines.json";
-
-/// An engine ready to start: a name for messages, a command line, a working directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// The name messages use: the `name` from engines.json, or the command line.
-    pub name: String,
-    /// The program, then its arguments.
-    pub command: Vec<String>,
-    /// Where the engine runs (Cutechess's `workingDirectory`), if set.
-    pub working_dir: Option<PathBuf>,
-}
-
-impl EngineSpec {
-    /// The command line as a shell would show it.
-    pub fn command_line(&self) -> String {
-        shlex::try_join(self.command.iter().map(String::as_str))
-            .unwrap_or_else(|_| self.command.join(" "))
-    }
-}
 
 /// Why an engine could not be named.
 #[derive(Debug)]
@@ -65,7 +47,7 @@ impl fmt::Display for ConfigError {
             Self::NotFound { engine, program } => {
                 write!(f, "engine '{engine}' not found: no program '{program}'")?;
                 if !program.contains('/') {
-                    write!(f, " on PATH or in /usr/games")?;
+                    write!(f, " on PATH or in {}", locate::GAMES_DIRS.join(" or "))?;
                 }
                 Ok(())
             }
@@ -128,11 +110,12 @@ pub fn resolve(arg: &str, engines: &[EngineEntry]) -> Result<EngineSpec, ConfigE
         _ => return Err(ConfigError::BadCommand(arg.to_string())),
     };
     let working_dir = (!dir.is_empty()).then(|| PathBuf::from(dir));
-    let program =
-        find_program(&words[0], working_dir.as_deref()).ok_or_else(|| ConfigError::NotFound {
+    let program = locate::find_program(&words[0], working_dir.as_deref()).ok_or_else(|| {
+        ConfigError::NotFound {
             engine: name.clone(),
             program: words[0].clone(),
-        })?;
+        }
+    })?;
     let mut command = vec![program.to_string_lossy().into_owned()];
     command.extend(words.into_iter().skip(1));
     Ok(EngineSpec {
@@ -142,43 +125,17 @@ pub fn resolve(arg: &str, engines: &[EngineEntry]) -> Result<EngineSpec, ConfigE
     })
 }
 
-/// Stockfish: `stockfish` on PATH, then `/usr/games/stockfish`.
+/// Stockfish, as [`locate::stockfish`] finds it.
 pub fn stockfish() -> Result<EngineSpec, ConfigError> {
     resolve("stockfish", &[])
 }
 
 /// Rookling itself (this executable, which speaks UCI when run without arguments).
 pub fn rookling_itself() -> Result<EngineSpec, ConfigError> {
-    let exe = std::env::current_exe().map_err(|_| ConfigError::NotFound {
+    locate::rookling_itself().map_err(|_| ConfigError::NotFound {
         engine: "rookling".to_string(),
         program: "rookling".to_string(),
-    })?;
-    Ok(EngineSpec {
-        name: "rookling".to_string(),
-        command: vec![exe.to_string_lossy().into_owned()],
-        working_dir: None,
     })
-}
-
-/// Where `program` is: a path (relative to `working_dir` when that is given), or a name
-/// looked up on `PATH` and then in `/usr/games`.
-fn find_program(program: &str, working_dir: Option<&Path>) -> Option<PathBuf> {
-    let path = Path::new(program);
-    if program.contains('/') {
-        let full = match working_dir {
-            Some(dir) if path.is_relative() => dir.join(path),
-            _ => path.to_path_buf(),
-        };
-        return full.is_file().then_some(full);
-    }
-    let path_dirs = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .unwrap_or_default();
-    path_dirs
-        .into_iter()
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
 }
 
 #[cfg(test)]

@@ -8,16 +8,8 @@
 
 use crate::board::Position;
 use crate::movegen::{MoveError, play_moves};
-use std::collections::BTreeMap;
 
-/// One engine's answer to `go perft`: the count under each move, and the total.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Divide {
-    /// Each move, in UCI notation as the engine printed it, with its count.
-    pub moves: BTreeMap<String, u64>,
-    /// The total the engine reported.
-    pub total: u64,
-}
+pub use crate::client::Divide;
 
 /// One position of the drill-down and what the two engines said about it.
 #[derive(Clone, Debug, PartialEq, Eq)]

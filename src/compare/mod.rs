@@ -2,13 +2,12 @@
 //! down to the position whose move lists differ, and report it.
 //!
 //! - [`config`]: which engine an ENGINE argument names (engines.json or a command line);
-//! - [`engine`]: a UCI engine process, with a timeout on every read;
 //! - [`drill`]: the drill-down itself, pure;
 //! - [`report`]: the step-by-step human output and the `--json` object.
 //!
-//! The command lines are in `cli/compare.rs` and `cli/suite.rs`.
+//! The engines themselves are driven through [`crate::client`]. The command lines are
+//! in `cli/compare.rs` and `cli/suite.rs`.
 
 pub mod config;
 pub mod drill;
-pub mod engine;
 pub mod report;

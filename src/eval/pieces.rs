@@ -2,8 +2,8 @@
 //! and shelter.
 
 use super::{S, Weights, pawns};
+use crate::attacks;
 use crate::board::{Bitboard, Color, PieceType, Position};
-use crate::movegen::attacks;
 
 /// Reachable squares subtracted before weighting mobility (N, B, R, Q).
 const MOBILITY_BASE: [i32; 4] = [4, 6, 6, 12];

@@ -5,8 +5,9 @@
 //! is done with the moves ([`Visitor`]): collecting them ([`MoveList`]) or counting them
 //! by popcount ([`count_legal`]), which is what perft's last ply uses.
 
-pub mod attacks;
 mod list;
+#[cfg(test)]
+mod make_tests;
 mod notation;
 mod side;
 mod tactical;
@@ -16,6 +17,7 @@ pub use notation::{MoveError, parse_move, play_moves};
 pub use side::{Black, Side, White};
 pub use tactical::tactical_moves;
 
+use crate::attacks;
 use crate::board::{Bitboard, CastleSide, Color, Move, PieceType, Position, Square};
 
 /// Receives the legal moves in groups, as the generator finds them.

@@ -177,6 +177,66 @@ impl Run {
     }
 }
 
+/// Why [`prepare`] could not make a table ready: the memory could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The size asked for, MB.
+    pub mb: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a perft hash table of {} MB cannot be allocated",
+            self.mb
+        )
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// Makes the kept table of `mb` megabytes ready for the next runs ([`Run::start`] of the
+/// same size): allocated if the kept one has another size (the old one is freed first),
+/// and every page touched, so that the first run does not pay for the page faults.
+/// `mb == 0` frees the kept table. On error no table is kept.
+pub fn prepare(mb: usize) -> Result<(), AllocError> {
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if mb == 0 {
+        *kept = None;
+        return Ok(());
+    }
+    let table = match kept.as_ref() {
+        Some(table) if table.mb == mb => Arc::clone(table),
+        _ => {
+            *kept = None;
+            let table = Arc::new(Table::new(mb).ok_or(AllocError { mb })?);
+            *kept = Some(Arc::clone(&table));
+            table
+        }
+    };
+    drop(kept);
+    table.touch_every_page();
+    Ok(())
+}
+
+impl Table {
+    /// Writes once to every page of the table (an atomic no-op write, so entries and
+    /// runs using the table are not disturbed), making the OS back it with memory now.
+    /// The operand goes through `black_box`: an `or` with a known 0 would be compiled
+    /// to a load, which maps the shared zero page instead of memory.
+    fn touch_every_page(&self) {
+        const BUCKETS_PER_PAGE: usize = 4096 / size_of::<Bucket>();
+        for index in (0..self.len).step_by(BUCKETS_PER_PAGE) {
+            // SAFETY: index < len, as in `bucket`.
+            let bucket = unsafe { &(*self.memory.as_ptr().cast::<Bucket>().add(index)).0 };
+            bucket[0]
+                .check
+                .fetch_or(std::hint::black_box(0), Ordering::Relaxed);
+        }
+    }
+}
+
 /// A well-mixed 64-bit value from a counter (SplitMix64).
 fn splitmix64(n: u64) -> u64 {
     let mut z = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -305,6 +365,14 @@ mod tests {
         assert_eq!(table.probe(7, 20, 1), None);
         table.store(7, 20, 1, COUNT_LIMIT - 1);
         assert_eq!(table.probe(7, 20, 1), Some(COUNT_LIMIT - 1));
+    }
+
+    #[test]
+    fn prepare_allocates_or_says_why_not() {
+        // Other tests share the kept table, so only the outcomes are checked here.
+        assert_eq!(prepare(3), Ok(()));
+        assert_eq!(prepare(usize::MAX), Err(AllocError { mb: usize::MAX }));
+        assert_eq!(prepare(0), Ok(()));
     }
 
     #[test]

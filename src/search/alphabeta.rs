@@ -5,6 +5,7 @@
 use super::Control;
 use super::draw::{insufficient_material, is_repetition};
 use super::ordering::{Heuristics, MAX_PLY, Picker, SEE_VALUE, captured, see_ge};
+use super::params::*;
 use super::time::Clock;
 use super::tt::{Bound, Tt};
 use crate::board::{Move, PieceType, Position};
@@ -89,7 +90,7 @@ impl<'a> Search<'a> {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
             }
         }
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
@@ -198,11 +199,17 @@ impl<'a> Search<'a> {
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
         if !root {
-            if self.pos.halfmove_clock() >= 100
-                || insufficient_material(&self.pos)
-                || is_repetition(&self.pos, &self.keys)
-            {
+            if insufficient_material(&self.pos) || is_repetition(&self.pos, &self.keys) {
                 return 0;
+            }
+            // The fifty-move rule draws only when the side to move is not mated: a
+            // mate given on the hundredth half-move wins.
+            if self.pos.halfmove_clock() >= 100 {
+                return if in_check && legal_moves(&self.pos).is_empty() {
+                    -MATE + ply as i32
+                } else {
+                    0
+                };
             }
             if ply >= MAX_PLY - 1 {
                 return if in_check { 0 } else { evaluate(&self.pos) };
@@ -260,15 +267,18 @@ impl<'a> Search<'a> {
 
         if !pv_node && !in_check && !root {
             // Reverse futility: far above beta with little depth left.
-            if depth <= 7
-                && static_eval - (80 - 20 * improving as i32) * depth >= beta
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - (RFP_MARGIN - RFP_IMPROVING_BONUS * improving as i32) * depth
+                    >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return static_eval;
             }
             // Null move: if passing still beats beta, a real move will too.
-            if !after_null && depth >= 3 && static_eval >= beta && self.has_pieces() {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            if !after_null && depth >= NMP_MIN_DEPTH && static_eval >= beta && self.has_pieces() {
+                let r = NMP_BASE
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 self.keys.push(key);
                 let undo = self.pos.make_null();
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
@@ -282,7 +292,7 @@ impl<'a> Search<'a> {
                 }
             }
             // Razoring: hopeless nodes near the leaves go straight to quiescence.
-            if depth <= 2 && static_eval + 250 * depth <= alpha {
+            if depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth <= alpha {
                 let score = self.quiesce(alpha, beta, ply);
                 if score <= alpha {
                     return score;
@@ -290,7 +300,7 @@ impl<'a> Search<'a> {
             }
         }
         // No hash move at a deep node: a shallower search here is cheap to redo.
-        if depth >= 5 && hash_move.is_none() {
+        if depth >= IIR_MIN_DEPTH && hash_move.is_none() {
             depth -= 1;
         }
 
@@ -313,18 +323,18 @@ impl<'a> Search<'a> {
             let capture = captured(&self.pos, mv);
             let quiet = capture.is_none() && mv.promotion_piece().is_none();
             let losing_capture = !quiet
-                && depth <= 6
+                && depth <= SEE_PRUNE_MAX_DEPTH
                 && Picker::is_bad_capture(order)
-                && !see_ge(&self.pos, mv, -100 * depth);
+                && !see_ge(&self.pos, mv, -SEE_PRUNE_MARGIN * depth);
             let undo = self.make(mv);
             let gives_check = self.pos.in_check();
             if !root && best > -MATE_BOUND && !in_check && !gives_check {
                 let prune = if quiet {
-                    let lmp = (3 + depth * depth) as usize / (2 - improving as usize);
-                    (depth <= 6 && searched >= lmp)
-                        || (depth <= 5
+                    let lmp = (LMP_BASE + depth * depth) as usize / (2 - improving as usize);
+                    (depth <= LMP_MAX_DEPTH && searched >= lmp)
+                        || (depth <= FUTILITY_MAX_DEPTH
                             && !pv_node
-                            && raw_eval + 100 + 90 * depth <= alpha
+                            && raw_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
                             && searched > 0)
                 } else {
                     losing_capture
@@ -340,7 +350,7 @@ impl<'a> Search<'a> {
                 score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3
+                if depth >= LMR_MIN_DEPTH
                     && searched > pv_node as usize
                     && (quiet || Picker::is_bad_capture(order))
                 {
@@ -350,7 +360,7 @@ impl<'a> Search<'a> {
                     r -= (mv == killers[0] || mv == killers[1]) as i32;
                     r -= gives_check as i32;
                     if quiet {
-                        r -= self.heur.history(us, mv) / 6000;
+                        r -= self.heur.history(us, mv) / LMR_HISTORY_DIVISOR;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -459,7 +469,7 @@ impl<'a> Search<'a> {
                 let gain = captured(&self.pos, mv).map_or(0, |p| SEE_VALUE[p.index()])
                     + mv.promotion_piece()
                         .map_or(0, |p| SEE_VALUE[p.index()] - 100);
-                if raw_eval + gain + 200 <= alpha {
+                if raw_eval + gain + QS_DELTA_MARGIN <= alpha {
                     continue;
                 }
             }

@@ -1,8 +1,13 @@
-//! `Limits`: what a UCI `go` command asks of a search.
+//! `Limits`: what a UCI `go` command asks of a search (the one type for it: the UCI
+//! parser fills it, the search reads it).
 
 use crate::board::Move;
 
 /// The parameters of `go` (all optional; none at all means search until `stop`).
+///
+/// Zero values are limits too: `depth 0`, `nodes 0` and `mate 0` end the search after
+/// its first iteration, `movetime 0` or an empty clock as soon as it may. A clock given
+/// for one side only leaves the other side no time. `movestogo 0` is "not given".
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// White's clock, in milliseconds.
@@ -29,4 +34,19 @@ pub struct Limits {
     pub ponder: bool,
     /// Search only these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// Whether the search ends by itself (not `infinite`; a clock, `movetime`, `depth`,
+    /// `nodes` or `mate` given). Pondering adds a wait for `ponderhit` before the limits
+    /// start to count.
+    pub fn ends_by_itself(&self) -> bool {
+        !self.infinite
+            && (self.wtime.is_some()
+                || self.btime.is_some()
+                || self.movetime.is_some()
+                || self.depth.is_some()
+                || self.nodes.is_some()
+                || self.mate.is_some())
+    }
 }

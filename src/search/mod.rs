@@ -9,6 +9,7 @@ pub mod alphabeta;
 pub mod draw;
 mod limits;
 pub mod ordering;
+pub mod params;
 pub mod time;
 pub mod tt;
 
@@ -74,7 +75,7 @@ impl Searcher {
             tt: Tt::new(hash_mb),
             heur: Heuristics::default(),
             threads: 1,
-            move_overhead_ms: 10,
+            move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
             last_nodes: 0,
         }
     }
@@ -82,6 +83,22 @@ impl Searcher {
     /// Resizes the hash table (UCI `Hash`); its contents are lost.
     pub fn set_hash(&mut self, mb: usize) {
         self.tt.resize(mb);
+    }
+
+    /// Puts `tt` in place of the hash table (one made ready elsewhere, so that the
+    /// caller decides when the allocation is paid for); the old table is returned.
+    pub fn install_table(&mut self, tt: Tt) -> Tt {
+        std::mem::replace(&mut self.tt, tt)
+    }
+
+    /// The hash table's size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Forgets the move-ordering history (killers, history scores), not the hash table.
+    pub fn clear_history(&mut self) {
+        self.heur.clear();
     }
 
     /// Sets the number of search threads (UCI `Threads`). The search runs on one
@@ -173,9 +190,9 @@ impl Searcher {
                 break;
             }
             report(info_line(&search, &best, pos));
+            // `mate N`: a mate in N moves or fewer was found (`mate 0` asks for none).
             if let Some(n) = limits.mate
-                && best.score >= MATE_BOUND
-                && (MATE - best.score + 1) / 2 <= n as i32
+                && (n == 0 || best.score >= MATE_BOUND && ((MATE - best.score + 1) / 2) as u32 <= n)
             {
                 break;
             }
@@ -210,10 +227,10 @@ impl Searcher {
 
 /// Searches one iteration in a window around the last score, widening on failure.
 fn aspiration(search: &mut Search, depth: i32, last: i32) -> i32 {
-    if depth < 5 || last.abs() >= MATE_BOUND {
+    if depth < params::ASPIRATION_MIN_DEPTH || last.abs() >= MATE_BOUND {
         return search.root(-INF, INF, depth);
     }
-    let mut delta = 25;
+    let mut delta = params::ASPIRATION_DELTA;
     let (mut alpha, mut beta) = ((last - delta).max(-INF), (last + delta).min(INF));
     loop {
         let score = search.root(alpha, beta, depth);
@@ -229,7 +246,7 @@ fn aspiration(search: &mut Search, depth: i32, last: i32) -> i32 {
             return score;
         }
         delta += delta / 2;
-        if delta > 1000 {
+        if delta > params::ASPIRATION_MAX_DELTA {
             alpha = -INF;
             beta = INF;
         }

@@ -1,8 +1,9 @@
 //! Move ordering: hash move, then winning and equal captures (MVV-LVA, checked by SEE),
 //! queen promotions, killers, quiet moves by history, and losing captures last.
 
+use crate::attacks;
 use crate::board::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Position};
-use crate::movegen::{MAX_MOVES, MoveList, attacks};
+use crate::movegen::{MAX_MOVES, MoveList};
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;

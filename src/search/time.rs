@@ -19,6 +19,12 @@ pub struct Clock {
 
 /// Moves assumed left in the game when the GUI does not say (`movestogo`).
 const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// More moves to go than this are budgeted as this many.
+const MAX_MOVES_TO_GO: u64 = 50;
+
+/// The default of the UCI option `Move Overhead`, ms: time kept in reserve per move
+/// for the GUI and the link.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
 impl Clock {
     /// The clock for a search by `us` under `limits`, keeping `overhead_ms` per move in
@@ -96,22 +102,26 @@ fn budget(limits: &Limits, us: Color, overhead: u64) -> (Option<u64>, Option<u64
         let t = mt.saturating_sub(overhead).max(1);
         return (None, Some(t));
     }
+    if limits.wtime.is_none() && limits.btime.is_none() {
+        return (None, None);
+    }
+    // A clock is given: ours, if missing, is empty (as in Stockfish), so the search
+    // answers after its first iteration.
     let (time, inc) = match us {
         Color::White => (limits.wtime, limits.winc),
         Color::Black => (limits.btime, limits.binc),
     };
-    let Some(time) = time else {
-        return (None, None);
-    };
+    let time = time.unwrap_or(0);
     let inc = inc.unwrap_or(0);
     let avail = time.saturating_sub(overhead).max(1);
+    // `movestogo 0` means "not given" (as in Stockfish).
     let mtg = limits
         .movestogo
-        .map(|m| (m as u64).clamp(1, 50))
-        .unwrap_or(DEFAULT_MOVES_TO_GO);
+        .filter(|&m| m > 0)
+        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).min(MAX_MOVES_TO_GO));
     // With few moves to go the whole remaining time may be spent, never all of it.
     let cap = if mtg == 1 { avail * 4 / 5 } else { avail / 2 };
-    let base = avail / mtg + inc * 3 / 4;
+    let base = avail / mtg + inc.saturating_mul(3) / 4;
     let soft = base.min(cap).max(1);
     let hard = (soft * 4).min(cap).max(soft);
     (Some(soft), Some(hard))
@@ -144,5 +154,30 @@ mod tests {
         };
         assert_eq!(budget(&l, Color::White, 10), (None, Some(190)));
         assert_eq!(budget(&Limits::default(), Color::White, 10), (None, None));
+    }
+
+    #[test]
+    fn a_missing_own_clock_means_no_time() {
+        let only_black = Limits {
+            btime: Some(60_000),
+            ..Default::default()
+        };
+        let (soft, hard) = budget(&only_black, Color::White, 10);
+        assert_eq!((soft, hard), (Some(1), Some(1)));
+        let (soft, _) = budget(&only_black, Color::Black, 10);
+        assert!(soft.expect("timed") > 1000);
+    }
+
+    #[test]
+    fn movestogo_zero_is_not_given() {
+        let clock = |movestogo| Limits {
+            wtime: Some(60_000),
+            movestogo,
+            ..Default::default()
+        };
+        assert_eq!(
+            budget(&clock(Some(0)), Color::White, 10),
+            budget(&clock(None), Color::White, 10)
+        );
     }
 }

@@ -65,7 +65,8 @@ impl Tt {
         tt
     }
 
-    /// Reallocates to about `mb` megabytes; the contents are lost.
+    /// Reallocates to about `mb` megabytes, every page touched (so that the first search
+    /// does not pay for page faults); the contents are lost.
     pub fn resize(&mut self, mb: usize) {
         let mut mb = mb.clamp(1, MAX_HASH_MB);
         if let Some(total) = total_memory_mb() {
@@ -77,6 +78,7 @@ impl Tt {
             let mut slots = Vec::new();
             if slots.try_reserve_exact(n).is_ok() {
                 slots.resize(n, Slot::default());
+                touch_every_page(&mut slots);
                 self.slots = slots;
                 break;
             }
@@ -193,10 +195,25 @@ impl Tt {
     }
 }
 
+/// Writes every page of `slots` once with a value the optimiser cannot know, so that the
+/// zeroing is never left to lazily mapped pages (an allocator may hand out zeroed pages
+/// that the OS backs only at the first write, during a search).
+fn touch_every_page(slots: &mut [Slot]) {
+    let per_page = 4096 / std::mem::size_of::<Slot>();
+    for i in (0..slots.len()).step_by(per_page) {
+        slots[i] = std::hint::black_box(Slot::default());
+    }
+}
+
 /// The machine's memory in MB, from /proc/meminfo where there is one.
 fn total_memory_mb() -> Option<usize> {
+    meminfo_mb("MemTotal:")
+}
+
+/// A `/proc/meminfo` field (such as `MemAvailable:`) in MB, where there is one.
+pub fn meminfo_mb(field: &str) -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
 }

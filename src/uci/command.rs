@@ -1,5 +1,6 @@
 //! `Command`: one line from the GUI, parsed but not yet checked against the position.
 
+use crate::search::Limits;
 use std::fmt;
 
 /// Where a `position` command starts from.
@@ -9,36 +10,6 @@ pub enum Start {
     StartPos,
     /// `position fen ...`: the FEN text, its fields joined by single spaces.
     Fen(String),
-}
-
-/// The parameters of a search `go`, with moves still as text (they are checked against
-/// the position by the engine).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoParams {
-    /// White's clock, in milliseconds.
-    pub wtime: Option<u64>,
-    /// Black's clock, in milliseconds.
-    pub btime: Option<u64>,
-    /// White's increment, in milliseconds.
-    pub winc: Option<u64>,
-    /// Black's increment, in milliseconds.
-    pub binc: Option<u64>,
-    /// Moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// Fixed time per move, in milliseconds.
-    pub movetime: Option<u64>,
-    /// Depth limit.
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// Mate search in this many moves.
-    pub mate: Option<u32>,
-    /// Search until `stop`.
-    pub infinite: bool,
-    /// Start pondering.
-    pub ponder: bool,
-    /// `searchmoves`, as written.
-    pub searchmoves: Vec<String>,
 }
 
 /// A command from the GUI.
@@ -70,11 +41,15 @@ pub enum Command {
     },
     /// `go perft N`.
     Perft(u32),
-    /// `go` with search parameters; `ignored` lists the tokens that were skipped.
+    /// `go` with search parameters.
     Go {
-        /// The search parameters.
-        params: GoParams,
-        /// Tokens that `go` does not know, ignored (reported as `info string`).
+        /// The limits (`searchmoves` left empty: the moves are checked against the
+        /// position by the engine, from the next field).
+        limits: Limits,
+        /// `searchmoves`, as written (lower case).
+        searchmoves: Vec<String>,
+        /// Words that `go` does not know or could not read, skipped (reported as
+        /// `info string`).
         ignored: Vec<String>,
     },
     /// `stop`.

@@ -1,19 +1,21 @@
 //! The loop's state: the current position and the keys before it, the options, and the
 //! worker's queue. Each command is applied here; nothing in it blocks on the worker.
 
-use super::command::{Command, GoParams, ParseError, Start};
+use super::command::{Command, ParseError, Start};
 use super::options::{Effect, Options, declarations};
+use super::prepare::{Preparing, Ready, Table};
 use super::preparse::quote;
-use super::worker::{Handle, Job, Worker};
+use super::worker::{Handle, Job, TableSlot, Worker};
 use super::{display, output};
+use crate::board::Move;
 use crate::board::{FenError, Position};
 use crate::movegen::{MoveError, parse_move};
 use crate::perft::PerftOptions;
-use crate::search::{Control, Limits};
+use crate::search::Control;
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Whether the loop goes on after a command.
@@ -52,19 +54,26 @@ pub struct Engine {
     worker: Worker,
     /// Perft and search jobs not known to be finished, oldest first.
     pending: VecDeque<Handle>,
+    /// A hash table being made ready off this thread, if any.
+    preparing: Option<Preparing>,
+    /// A search table made ready and waiting for the worker to install it.
+    slot: TableSlot,
 }
 
 impl Engine {
     /// The engine in the starting position with default options and a running worker.
     pub fn new() -> std::io::Result<Self> {
         let options = Options::default();
+        let slot = Arc::new(Mutex::new(None));
         Ok(Self {
             pos: Position::startpos(),
             fen_chess960: false,
             history: Vec::new(),
-            worker: Worker::spawn(options.hash_mb)?,
+            worker: Worker::spawn(options.hash_mb, Arc::clone(&slot))?,
             options,
             pending: VecDeque::new(),
+            preparing: None,
+            slot,
         })
     }
 
@@ -89,11 +98,15 @@ impl Engine {
                 output::send_all(&lines);
             }
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
-            Command::IsReady => output::send("readyok"),
+            Command::IsReady => {
+                // `readyok` means ready: a hash table being allocated is finished first.
+                self.settle();
+                output::send("readyok");
+            }
             Command::Register => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
-                self.worker.send(Job::Clear, Arc::default());
+                self.clear_hash();
                 self.pos = Position::startpos();
                 self.pos.set_chess960(self.options.chess960);
                 self.fen_chess960 = false;
@@ -108,6 +121,7 @@ impl Engine {
                 Err(e) => output::info(&format!("error: position: {e}; position unchanged")),
             },
             Command::Perft(depth) => {
+                self.settle();
                 let job = Job::Perft {
                     pos: self.pos.clone(),
                     depth,
@@ -118,12 +132,24 @@ impl Engine {
                 };
                 self.start(job, Control::default());
             }
-            Command::Go { params, ignored } => {
+            Command::Go {
+                mut limits,
+                searchmoves,
+                ignored,
+            } => {
+                self.settle();
                 if !ignored.is_empty() {
                     let words: Vec<&str> = ignored.iter().take(20).map(String::as_str).collect();
-                    output::info(&format!("go: ignored '{}'", quote(&words.join(" "))));
+                    let mut text = format!("go: ignored '{}'", quote(&words.join(" ")));
+                    // Words were meant as limits but none could be read: answer at once
+                    // rather than search until a `stop` that may never come.
+                    if !limits.ends_by_itself() && !limits.ponder {
+                        limits.depth = Some(1);
+                        text.push_str("; nothing else limits this search: depth 1");
+                    }
+                    output::info(&text);
                 }
-                let limits = self.limits(params);
+                limits.searchmoves = self.searchmoves(&searchmoves);
                 let control = Control::default();
                 control.pondering.store(limits.ponder, Ordering::Relaxed);
                 let job = Job::Search {
@@ -134,12 +160,14 @@ impl Engine {
                 self.start(job, control);
             }
             Command::Stop => {
-                if let Some(job) = self.current() {
+                let told = |job: &Handle| job.control.stop.load(Ordering::Relaxed);
+                if let Some(job) = self.oldest_pending(|job| !told(job)) {
                     job.control.stop.store(true, Ordering::Relaxed);
                 }
             }
             Command::PonderHit => {
-                if let Some(job) = self.current() {
+                let pondering = |job: &Handle| job.control.pondering.load(Ordering::Relaxed);
+                if let Some(job) = self.oldest_pending(pondering) {
                     job.control.pondering.store(false, Ordering::Relaxed);
                 }
             }
@@ -183,14 +211,67 @@ impl Engine {
         self.pending.push_back(handle);
     }
 
-    /// The current job: the oldest perft or search not finished, which is the one
-    /// running or, if the worker has not picked it up yet, the next to run. `stop` and
-    /// `ponderhit` apply to it only; jobs queued behind it (a GUI never queues any) run
-    /// afterwards as sent.
-    fn current(&mut self) -> Option<&Handle> {
+    /// The oldest perft or search not finished for which `wanted` holds. `stop` ends
+    /// the oldest job not yet told to stop (so each `stop` ends one job: the one
+    /// running, then those queued behind it, in order); `ponderhit` applies to the
+    /// oldest job still pondering.
+    fn oldest_pending(&mut self, wanted: impl Fn(&Handle) -> bool) -> Option<&Handle> {
         let worker = &self.worker;
         self.pending.retain(|job| !worker.is_finished(job.id));
-        self.pending.front()
+        self.pending.iter().find(|job| wanted(job))
+    }
+
+    /// Starts making `table` ready off this thread (after any preparation under way).
+    fn prepare(&mut self, table: Table) {
+        self.settle();
+        if matches!(table, Table::Search(_)) {
+            // A table made ready but not installed yet is superseded: free it now.
+            drop(self.slot.lock().unwrap_or_else(|e| e.into_inner()).take());
+        }
+        self.preparing = Some(Preparing::start(table));
+    }
+
+    /// Waits for the hash table being made ready, if any, and passes it on: a search
+    /// table to the worker, a perft table that could not be had as an `info string`
+    /// (`PerftHash` then becomes 0).
+    fn settle(&mut self) {
+        let Some(preparing) = self.preparing.take() else {
+            return;
+        };
+        match preparing.wait() {
+            Some(Ready::Search { table, asked_mb }) => {
+                let got = table.size_mb();
+                if got < asked_mb {
+                    output::info(&format!(
+                        "Hash: {asked_mb} MB asked, {got} MB allocated (the most this machine allows)"
+                    ));
+                }
+                *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(table);
+                self.worker.send(Job::InstallTable, Arc::default());
+            }
+            Some(Ready::Perft { result: Ok(()), .. }) => {}
+            Some(Ready::Perft {
+                mb,
+                result: Err(why),
+            }) => {
+                self.options.perft_hash_mb = 0;
+                output::info(&format!(
+                    "error: setoption: PerftHash {mb}: {why}; PerftHash is now 0 (no table)"
+                ));
+            }
+            None => {
+                log::error!("the hash table preparation panicked");
+                output::info("error: internal error while allocating a hash table");
+            }
+        }
+    }
+
+    /// `ucinewgame` / `Clear Hash`: the history is forgotten and a fresh search table
+    /// of the same size is made ready (faster for the next `go` than clearing the old
+    /// one on the worker's time).
+    fn clear_hash(&mut self) {
+        self.worker.send(Job::ClearHistory, Arc::default());
+        self.prepare(Table::Search(self.options.hash_mb));
     }
 
     /// The position `position` names, built completely before anything changes:
@@ -221,12 +302,12 @@ impl Engine {
         Ok((pos, fen_chess960, history))
     }
 
-    /// The search limits of `go`; `searchmoves` that are not legal are reported and dropped.
-    fn limits(&self, params: GoParams) -> Limits {
+    /// The moves of `searchmoves`; those that are not legal are reported and dropped.
+    fn searchmoves(&self, texts: &[String]) -> Vec<Move> {
         let mut searchmoves = Vec::new();
         let mut refused = Vec::new();
         let mut seen = HashSet::new();
-        for text in &params.searchmoves {
+        for text in texts {
             if !seen.insert(text.as_str()) {
                 continue;
             }
@@ -249,38 +330,22 @@ impl Engine {
                 }
             ));
         }
-        Limits {
-            wtime: params.wtime,
-            btime: params.btime,
-            winc: params.winc,
-            binc: params.binc,
-            movestogo: params.movestogo,
-            movetime: params.movetime,
-            depth: params.depth,
-            nodes: params.nodes,
-            mate: params.mate,
-            infinite: params.infinite,
-            ponder: params.ponder,
-            searchmoves,
-        }
+        searchmoves
     }
 
     /// `setoption`: stores the value and passes it on, or says why not.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
             Ok(Effect::None) => {}
-            Ok(Effect::Hash(mb)) => {
-                self.worker.send(Job::SetHash(mb), Arc::default());
-            }
+            Ok(Effect::Hash(mb)) => self.prepare(Table::Search(mb)),
+            Ok(Effect::PerftHash(mb)) => self.prepare(Table::Perft(mb)),
             Ok(Effect::Threads(n)) => {
                 self.worker.send(Job::SetThreads(n), Arc::default());
             }
             Ok(Effect::MoveOverhead(ms)) => {
                 self.worker.send(Job::SetMoveOverhead(ms), Arc::default());
             }
-            Ok(Effect::ClearHash) => {
-                self.worker.send(Job::Clear, Arc::default());
-            }
+            Ok(Effect::ClearHash) => self.clear_hash(),
             Ok(Effect::Chess960(on)) => self.pos.set_chess960(on || self.fen_chess960),
             Err(e) => output::info(&format!("error: setoption: {e}")),
         }

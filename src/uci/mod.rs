@@ -6,7 +6,8 @@
 //! `stop` and `quit` are answered at once even while it counts.
 //!
 //! Files: `command` (what a line means), `preparse` (what vampirc-uci cannot parse),
-//! `parse`, `engine` (state and commands), `worker`, `options`, `display` (`d`),
+//! `parse`, `engine` (state and commands), `worker`, `prepare` (hash tables allocated
+//! off the loop thread, before `readyok`), `options`, `display` (`d`),
 //! `stockfish_order` (root moves of `go perft` in Stockfish's order), `output` (every
 //! line written to stdout).
 
@@ -16,6 +17,7 @@ mod engine;
 mod options;
 mod output;
 pub mod parse;
+mod prepare;
 mod preparse;
 mod stockfish_order;
 mod worker;

@@ -67,7 +67,7 @@ const SPECS: [Spec; 7] = [
         id: Id::MoveOverhead,
         name: "Move Overhead",
         kind: Kind::Spin {
-            default: 10,
+            default: crate::search::time::DEFAULT_MOVE_OVERHEAD_MS,
             min: 0,
             max: 5000,
         },
@@ -155,6 +155,8 @@ pub enum Effect {
     ClearHash,
     /// Switch the current position's castling spelling.
     Chess960(bool),
+    /// Make the perft hash table of this many MB ready (0: none).
+    PerftHash(usize),
 }
 
 /// Why a `setoption` was refused.
@@ -259,7 +261,7 @@ impl Options {
             }
             Id::PerftHash => {
                 self.perft_hash_mb = n as usize;
-                Effect::None
+                Effect::PerftHash(self.perft_hash_mb)
             }
         }
     }
@@ -308,7 +310,10 @@ mod tests {
         ));
         assert_eq!(o.set("Threads", Some("1024")), Ok(Effect::Threads(1024)));
         assert!(o.set("Threads", Some("1025")).is_err());
-        assert_eq!(o.set("PerftHash", Some("65536")), Ok(Effect::None));
+        assert_eq!(
+            o.set("PerftHash", Some("65536")),
+            Ok(Effect::PerftHash(65536))
+        );
         assert_eq!(o.perft_hash_mb, 65536);
     }
 }

@@ -1,109 +1,51 @@
 //! `parse`: one line of input to a [`Command`], a pure function.
 //!
-//! The pre-parser ([`super::preparse`]) handles what vampirc-uci cannot; vampirc-uci
-//! parses the rest. A panic inside vampirc (it has `unwrap`s on numbers) is caught and
-//! turned into an error, though the pre-parser is meant to keep it from happening.
+//! The pre-parser ([`super::preparse`]) reads `d`, `position`, `go` and `register`,
+//! which vampirc-uci cannot read (or not completely); vampirc-uci parses every other
+//! command from the original line.
 
-use super::command::{Command, GoParams, ParseError};
+use super::command::{Command, ParseError};
 use super::preparse::{Route, quote, route};
-use vampirc_uci::{UciMessage, UciTimeControl};
+use vampirc_uci::UciMessage;
 
 /// Parses one line (without its line break).
 pub fn parse(line: &str) -> Result<Command, ParseError> {
     match route(line) {
         Route::Done(result) => result,
-        Route::Vampirc {
-            line,
-            command,
-            ignored,
-            preset,
-        } => {
-            let message = std::panic::catch_unwind(|| vampirc_uci::parse_one(&line));
-            let bad = || ParseError::Malformed {
+        Route::Vampirc(command) => {
+            from_vampirc(vampirc_uci::parse_one(line)).ok_or_else(|| ParseError::Malformed {
                 command,
-                why: format!("cannot read '{}'", quote(&line)),
-            };
-            match message {
-                Ok(message) => from_vampirc(message, ignored, preset).ok_or_else(bad),
-                Err(_) => Err(bad()),
-            }
+                why: format!("cannot read '{}'", quote(line.trim())),
+            })
         }
     }
 }
 
 /// The command for a message vampirc parsed; `None` for one the engine does not take.
-fn from_vampirc(message: UciMessage, ignored: Vec<String>, preset: GoParams) -> Option<Command> {
+fn from_vampirc(message: UciMessage) -> Option<Command> {
     Some(match message {
         UciMessage::Uci => Command::Uci,
         UciMessage::Debug(on) => Command::Debug(on),
         UciMessage::IsReady => Command::IsReady,
-        UciMessage::Register { .. } => Command::Register,
         UciMessage::SetOption { name, value } => Command::SetOption { name, value },
         UciMessage::UciNewGame => Command::UciNewGame,
         UciMessage::Stop => Command::Stop,
         UciMessage::PonderHit => Command::PonderHit,
         UciMessage::Quit => Command::Quit,
-        UciMessage::Go {
-            time_control,
-            search_control,
-        } => {
-            let mut params = go_params(time_control, search_control);
-            params.ponder |= preset.ponder;
-            params.infinite |= preset.infinite;
-            params.movetime = params.movetime.or(preset.movetime);
-            Command::Go { params, ignored }
-        }
         _ => return None,
     })
-}
-
-/// Milliseconds of a vampirc duration (negative ones count as 0).
-fn millis(d: Option<vampirc_uci::Duration>) -> Option<u64> {
-    d.map(|d| d.num_milliseconds().max(0) as u64)
-}
-
-fn go_params(
-    time: Option<UciTimeControl>,
-    search: Option<vampirc_uci::UciSearchControl>,
-) -> GoParams {
-    let mut params = GoParams::default();
-    match time {
-        Some(UciTimeControl::Ponder) => params.ponder = true,
-        Some(UciTimeControl::Infinite) => params.infinite = true,
-        Some(UciTimeControl::MoveTime(d)) => params.movetime = millis(Some(d)),
-        Some(UciTimeControl::TimeLeft {
-            white_time,
-            black_time,
-            white_increment,
-            black_increment,
-            moves_to_go,
-        }) => {
-            params.wtime = millis(white_time);
-            params.btime = millis(black_time);
-            params.winc = millis(white_increment);
-            params.binc = millis(black_increment);
-            params.movestogo = moves_to_go.map(u32::from);
-        }
-        None => {}
-    }
-    if let Some(search) = search {
-        params.depth = search.depth.map(u32::from);
-        params.mate = search.mate.map(u32::from);
-        params.nodes = search.nodes;
-        params.searchmoves = search.search_moves.iter().map(|m| m.to_string()).collect();
-    }
-    params
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Limits;
     use crate::uci::command::Start;
     use proptest::prelude::*;
 
-    fn go(line: &str) -> GoParams {
+    fn go(line: &str) -> Limits {
         match parse(line) {
-            Ok(Command::Go { params, .. }) => params,
+            Ok(Command::Go { limits, .. }) => limits,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -171,14 +113,22 @@ mod tests {
             (p.wtime, p.btime, p.winc, p.binc, p.movestogo),
             (Some(1000), Some(2000), Some(10), Some(20), Some(30))
         );
-        let p = go("go depth 7 nodes 5000 searchmoves e2e4 d2d4");
-        assert_eq!((p.depth, p.nodes), (Some(7), Some(5000)));
-        assert_eq!(p.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
+        match parse("go depth 7 nodes 5000 searchmoves e2e4 d2d4") {
+            Ok(Command::Go {
+                limits,
+                searchmoves,
+                ..
+            }) => {
+                assert_eq!((limits.depth, limits.nodes), (Some(7), Some(5000)));
+                assert_eq!(searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
+            }
+            other => panic!("{other:?}"),
+        }
         assert!(go("go infinite").infinite);
         assert!(go("go ponder").ponder);
         assert_eq!(go("go movetime 500").movetime, Some(500));
         assert_eq!(go("go mate 3").mate, Some(3));
-        assert_eq!(go("go depth 1000").depth, Some(255));
+        assert_eq!(go("go depth 1000").depth, Some(1000));
         // vampirc keeps one of ponder / infinite / movetime / clock times; all are kept.
         let p = go("go ponder wtime 100 btime 200 movetime 50 infinite depth 4");
         assert!(p.ponder && p.infinite);
@@ -186,10 +136,12 @@ mod tests {
             (p.wtime, p.btime, p.movetime, p.depth),
             (Some(100), Some(200), Some(50), Some(4))
         );
-        assert_eq!(go("go"), GoParams::default());
+        assert_eq!(go("go"), Limits::default());
         match parse("go depth 3 sideways 4") {
-            Ok(Command::Go { params, ignored }) => {
-                assert_eq!(params.depth, Some(3));
+            Ok(Command::Go {
+                limits, ignored, ..
+            }) => {
+                assert_eq!(limits.depth, Some(3));
                 assert_eq!(ignored, vec!["sideways".to_string(), "4".to_string()]);
             }
             other => panic!("{other:?}"),

@@ -1,50 +1,34 @@
-//! The pre-parser: the one place that handles what vampirc-uci 0.11 does not.
+//! The pre-parser: the one place that reads what vampirc-uci 0.11 cannot.
 //!
 //! vampirc-uci's grammar knows neither `go perft N` nor `d`; its FEN rule demands the
-//! move counters and `KQkq` castling (no Shredder-FEN, no X-FEN files); its `go` numbers
-//! are at most 12 digits (3 for `depth`, `mate`, `movestogo`, which it stores in a `u8`
-//! with an `unwrap` that panics above 255), and one unknown word makes it reject a whole
-//! `go`. So [`route`] looks at each line first and either answers it itself (`d`,
-//! `position`, `go perft`, unknown words) or hands vampirc a line it can parse (a `go`
-//! rewritten with clamped numbers and without the words it would choke on).
+//! move counters and `KQkq` castling (no Shredder-FEN, no X-FEN files); its `go` keeps
+//! only one of `ponder`, `infinite`, `movetime` and the clocks, reads at most 12 digits,
+//! panics on `depth`, `mate` or `movestogo` above 255, and rejects a whole `go` for one
+//! unknown word; `register name X` without a code panics inside it. So [`route`] reads
+//! `d`, `position`, `go` and `register` completely here, and hands every other command
+//! to vampirc as the original line (each line is read by exactly one of the two).
 
-use super::command::{Command, GoParams, ParseError, Start};
+use super::command::{Command, ParseError, Start};
+use crate::search::Limits;
 
 /// Longest piece of a bad line quoted back in an error.
 const QUOTE_MAX: usize = 60;
 
-/// Largest number vampirc reads for times and nodes (12 digits).
-const MAX_12_DIGITS: u64 = 999_999_999_999;
-
-/// Largest number vampirc stores for `depth`, `mate` and `movestogo` (a `u8`).
-const MAX_U8: u64 = 255;
-
-/// What to do with a line.
+/// Who parses a line.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Route {
     /// Parsed here.
     Done(Result<Command, ParseError>),
-    /// For vampirc-uci: a line its grammar accepts, and the `go` words dropped from it.
-    Vampirc {
-        /// The line to give vampirc.
-        line: String,
-        /// The lower-cased command word.
-        command: &'static str,
-        /// Words of a `go` that were ignored.
-        ignored: Vec<String>,
-        /// `go` parameters read here: vampirc keeps only one of `ponder`, `infinite`,
-        /// `movetime` and the clock times (one enum), so these three never reach it.
-        preset: GoParams,
-    },
+    /// A command vampirc-uci parses from the original line (the lower-cased word).
+    Vampirc(&'static str),
 }
 
 /// Commands vampirc parses for us (the first word, lower case).
-const VAMPIRC_COMMANDS: [&str; 9] = [
+const VAMPIRC_COMMANDS: [&str; 8] = [
     "uci",
     "debug",
     "isready",
     "setoption",
-    "register",
     "ucinewgame",
     "stop",
     "ponderhit",
@@ -59,7 +43,7 @@ pub fn quote(text: &str) -> String {
     }
 }
 
-/// Decides who parses `line` (see the module documentation).
+/// Decides who parses `line` and parses it if it is ours (see the module documentation).
 pub fn route(line: &str) -> Route {
     let line = line.trim();
     let tokens: Vec<&str> = line.split_whitespace().collect();
@@ -69,15 +53,12 @@ pub fn route(line: &str) -> Route {
     let word = first.to_ascii_lowercase();
     match word.as_str() {
         "d" => Route::Done(Ok(Command::Display)),
+        // Rookling needs no registration: any `register` line is accepted and ignored.
+        "register" => Route::Done(Ok(Command::Register)),
         "position" => Route::Done(position(&tokens[1..])),
-        "go" => go(&tokens[1..]),
+        "go" => Route::Done(go(&tokens[1..])),
         _ => match VAMPIRC_COMMANDS.iter().find(|c| **c == word) {
-            Some(command) => Route::Vampirc {
-                line: line.to_string(),
-                command,
-                ignored: Vec::new(),
-                preset: GoParams::default(),
-            },
+            Some(command) => Route::Vampirc(command),
             None => Route::Done(Err(ParseError::Unknown(quote(line)))),
         },
     }
@@ -132,27 +113,27 @@ fn position(args: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::Position { start, moves })
 }
 
-/// `go ...` (the words after `go`): `perft N` here, the rest rewritten for vampirc.
-fn go(args: &[&str]) -> Route {
+/// `go ...` (the words after `go`): `perft N`, or a search.
+///
+/// Every number may have any length (it saturates); a negative one counts as 0.
+/// `movestogo 0` means "not given", as in Stockfish. A keyword without a number, and
+/// any word `go` does not know, is skipped and listed in `ignored`; the word after a
+/// keyword that has no number is read on its own (it may be the next keyword:
+/// `go wtime depth 2`).
+fn go(args: &[&str]) -> Result<Command, ParseError> {
     if let Some(i) = args.iter().position(|t| t.eq_ignore_ascii_case("perft")) {
-        return Route::Done(perft(args.get(i + 1).copied()));
+        return perft(args.get(i + 1).copied());
     }
-    let mut line = String::from("go");
+    let mut limits = Limits::default();
+    let mut searchmoves = Vec::new();
     let mut ignored = Vec::new();
-    let mut preset = GoParams::default();
     let mut i = 0;
     while i < args.len() {
         let word = args[i].to_ascii_lowercase();
         i += 1;
-        let max = match word.as_str() {
-            "infinite" => {
-                preset.infinite = true;
-                continue;
-            }
-            "ponder" => {
-                preset.ponder = true;
-                continue;
-            }
+        match word.as_str() {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
             "searchmoves" => {
                 let start = i;
                 while i < args.len() && is_move_shaped(args[i]) {
@@ -160,50 +141,41 @@ fn go(args: &[&str]) -> Route {
                 }
                 if i == start {
                     ignored.push(word);
-                } else {
-                    line.push_str(" searchmoves");
-                    for mv in &args[start..i] {
-                        line.push(' ');
-                        line.push_str(&mv.to_ascii_lowercase());
-                    }
                 }
-                continue;
+                searchmoves.extend(args[start..i].iter().map(|m| m.to_ascii_lowercase()));
             }
-            "wtime" | "btime" | "winc" | "binc" | "movetime" => Some(MAX_12_DIGITS),
-            "nodes" => Some(MAX_12_DIGITS),
-            "depth" | "mate" | "movestogo" => Some(MAX_U8),
-            _ => None,
-        };
-        let Some(max) = max else {
-            ignored.push(quote(args[i - 1]));
-            continue;
-        };
-        let value = args.get(i).and_then(|v| number(v, &word));
-        match value {
-            Some(n) if word == "movetime" => {
+            "wtime" | "btime" | "winc" | "binc" | "movetime" | "nodes" | "depth" | "mate"
+            | "movestogo" => {
+                let Some(n) = args.get(i).and_then(|v| number(v)) else {
+                    ignored.push(word);
+                    continue;
+                };
                 i += 1;
-                preset.movetime = Some(n);
+                let small = u32::try_from(n).unwrap_or(u32::MAX);
+                match word.as_str() {
+                    "wtime" => limits.wtime = Some(n),
+                    "btime" => limits.btime = Some(n),
+                    "winc" => limits.winc = Some(n),
+                    "binc" => limits.binc = Some(n),
+                    "movetime" => limits.movetime = Some(n),
+                    "nodes" => limits.nodes = Some(n),
+                    "depth" => limits.depth = Some(small),
+                    "mate" => limits.mate = Some(small),
+                    _ => limits.movestogo = (small > 0).then_some(small),
+                }
             }
-            Some(n) => {
-                i += 1;
-                line.push_str(&format!(" {word} {}", n.min(max)));
-            }
-            // Not a number: only the keyword is dropped; the next word is read on its own
-            // (it may be the next keyword: `go wtime depth 2`).
-            None => ignored.push(word),
+            _ => ignored.push(quote(args[i - 1])),
         }
     }
-    Route::Vampirc {
-        line,
-        command: "go",
+    Ok(Command::Go {
+        limits,
+        searchmoves,
         ignored,
-        preset,
-    }
+    })
 }
 
-/// A `go` number: digits of any length (saturating); a negative time counts as 0.
-fn number(text: &str, word: &str) -> Option<u64> {
-    let is_time = matches!(word, "wtime" | "btime" | "winc" | "binc" | "movetime");
+/// A `go` number: digits of any length (saturating at `u64::MAX`), negative ones as 0.
+fn number(text: &str) -> Option<u64> {
     let (negative, digits) = match text.strip_prefix('-') {
         Some(d) => (true, d),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
@@ -212,7 +184,7 @@ fn number(text: &str, word: &str) -> Option<u64> {
         return None;
     }
     if negative {
-        return is_time.then_some(0);
+        return Some(0);
     }
     Some(digits.parse::<u64>().unwrap_or(u64::MAX))
 }
@@ -255,27 +227,47 @@ fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
 mod tests {
     use super::*;
 
-    fn vampirc_line(line: &str) -> (String, Vec<String>) {
+    /// The limits, searchmoves and ignored words of a `go` line.
+    fn go_line(line: &str) -> (Limits, Vec<String>, Vec<String>) {
         match route(line) {
-            Route::Vampirc { line, ignored, .. } => (line, ignored),
+            Route::Done(Ok(Command::Go {
+                limits,
+                searchmoves,
+                ignored,
+            })) => (limits, searchmoves, ignored),
             other => panic!("{line}: routed to {other:?}"),
         }
     }
 
     #[test]
-    fn go_is_rewritten_for_vampirc() {
-        let (line, ignored) =
-            vampirc_line("go wtime -5 btime 12345678901234567890 depth 999 foo movestogo x");
-        assert_eq!(line, "go wtime 0 btime 999999999999 depth 255");
+    fn go_numbers_saturate_and_negatives_count_as_zero() {
+        let (l, _, ignored) =
+            go_line("go wtime -5 btime 123456789012345678901 depth 99999999999 foo movestogo x");
+        assert_eq!(l.wtime, Some(0));
+        assert_eq!(l.btime, Some(u64::MAX));
+        assert_eq!(l.depth, Some(u32::MAX));
+        assert_eq!(l.movestogo, None);
         assert_eq!(
             ignored,
             vec!["foo".to_string(), "movestogo".to_string(), "x".to_string()]
         );
-        let (line, ignored) = vampirc_line("go wtime depth 2");
-        assert_eq!(line, "go depth 2");
+        let (l, _, _) = go_line("go depth -5 nodes -1 mate -2 movestogo 0 movetime -3");
+        assert_eq!(
+            (l.depth, l.nodes, l.mate, l.movestogo, l.movetime),
+            (Some(0), Some(0), Some(0), None, Some(0))
+        );
+        let (l, _, ignored) = go_line("go wtime depth 2");
+        assert_eq!((l.wtime, l.depth), (None, Some(2)));
         assert_eq!(ignored, vec!["wtime".to_string()]);
-        let (line, ignored) = vampirc_line("GO Infinite searchmoves E2E4 d2d4 bogus");
-        assert_eq!(line, "go searchmoves e2e4 d2d4");
+    }
+
+    #[test]
+    fn go_keeps_every_word_vampirc_would_drop() {
+        let (l, moves, ignored) =
+            go_line("GO Infinite ponder movetime 50 wtime 100 searchmoves E2E4 d2d4 bogus");
+        assert!(l.infinite && l.ponder);
+        assert_eq!((l.movetime, l.wtime), (Some(50), Some(100)));
+        assert_eq!(moves, vec!["e2e4".to_string(), "d2d4".to_string()]);
         assert_eq!(ignored, vec!["bogus".to_string()]);
     }
 
@@ -283,10 +275,12 @@ mod tests {
     fn routes_our_commands() {
         assert_eq!(route(" \t "), Route::Done(Err(ParseError::Empty)));
         assert_eq!(route("d"), Route::Done(Ok(Command::Display)));
+        assert_eq!(route("register name x"), Route::Done(Ok(Command::Register)));
         assert_eq!(route("go perft 0"), Route::Done(Ok(Command::Perft(0))));
         assert!(matches!(route("go perft -1"), Route::Done(Err(_))));
         assert!(matches!(route("go perft"), Route::Done(Err(_))));
         assert!(matches!(route("go perft 99999999999"), Route::Done(Err(_))));
+        assert_eq!(route("IsReady"), Route::Vampirc("isready"));
         assert!(matches!(
             route("foo bar"),
             Route::Done(Err(ParseError::Unknown(_)))

@@ -10,8 +10,8 @@
 //! with legality taken from Rookling's own generator; it only orders, it never decides
 //! which moves are legal.
 
+use crate::attacks;
 use crate::board::{Bitboard, CastleSide, Color, Move, PieceType, Position, Square};
-use crate::movegen::attacks;
 
 /// `legal` (every legal move of `pos`) in Stockfish 15.1's order.
 pub fn stockfish_order(pos: &Position, legal: &[Move]) -> Vec<Move> {

@@ -6,11 +6,12 @@ use super::output;
 use super::stockfish_order::stockfish_order;
 use crate::board::{Move, Position};
 use crate::perft::{PerftOptions, divide_with};
-use crate::search::{Control, Limits, Searcher};
+use crate::search::tt::Tt;
+use crate::search::{Control, Limits, Searcher, time};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -35,10 +36,12 @@ pub enum Job {
         /// What `go` asked for.
         limits: Limits,
     },
-    /// `ucinewgame` / `Clear Hash`: forget what the searcher learnt.
-    Clear,
-    /// `Hash`: resize the search table (MB).
-    SetHash(usize),
+    /// `ucinewgame` / `Clear Hash`: forget the move-ordering history (the hash table
+    /// is replaced by a fresh one, made ready off the worker: [`Job::InstallTable`]).
+    ClearHistory,
+    /// Install the search table waiting in the shared slot, if any (one made ready
+    /// by [`super::prepare`]; a later one may have replaced it before this job ran).
+    InstallTable,
     /// `Threads`: search threads.
     SetThreads(usize),
     /// `Move Overhead`, ms.
@@ -51,6 +54,9 @@ struct Ticket {
     job: Job,
     control: Arc<Control>,
 }
+
+/// Where the loop leaves a search table made ready for the worker to install.
+pub type TableSlot = Arc<Mutex<Option<Tt>>>;
 
 /// The loop's handle on the worker thread.
 pub struct Worker {
@@ -72,8 +78,9 @@ pub struct Handle {
 }
 
 impl Worker {
-    /// Starts the worker thread with a searcher of `hash_mb` MB.
-    pub fn spawn(hash_mb: usize) -> std::io::Result<Self> {
+    /// Starts the worker thread with a searcher of `hash_mb` MB, taking new tables from
+    /// `slot` on [`Job::InstallTable`].
+    pub fn spawn(hash_mb: usize, slot: TableSlot) -> std::io::Result<Self> {
         let (sender, receiver) = unbounded::<Ticket>();
         let (exit_tx, exited) = crossbeam_channel::bounded(1);
         let finished = Arc::new(AtomicU64::new(0));
@@ -81,7 +88,7 @@ impl Worker {
         let handle = std::thread::Builder::new()
             .name("uci-worker".into())
             .spawn(move || {
-                let mut state = State::new(hash_mb);
+                let mut state = State::new(hash_mb, slot);
                 for ticket in receiver {
                     let id = ticket.id;
                     let outcome =
@@ -152,24 +159,24 @@ impl Worker {
 /// What the worker thread keeps between jobs: the searcher and its settings.
 struct State {
     searcher: Searcher,
-    hash_mb: usize,
+    slot: TableSlot,
     threads: usize,
     move_overhead_ms: u64,
 }
 
 impl State {
-    fn new(hash_mb: usize) -> Self {
+    fn new(hash_mb: usize, slot: TableSlot) -> Self {
         Self {
             searcher: Searcher::new(hash_mb),
-            hash_mb,
+            slot,
             threads: 1,
-            move_overhead_ms: 10,
+            move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
         }
     }
 
     /// A new searcher with the same settings (after a job panicked).
     fn fresh(&self) -> Self {
-        let mut state = Self::new(self.hash_mb);
+        let mut state = Self::new(self.searcher.hash_mb(), Arc::clone(&self.slot));
         state.threads = self.threads;
         state.move_overhead_ms = self.move_overhead_ms;
         state.searcher.set_threads(self.threads);
@@ -206,10 +213,16 @@ impl State {
                 };
                 output::send(&line);
             }
-            Job::Clear => self.searcher.clear(),
-            Job::SetHash(mb) => {
-                self.hash_mb = mb;
-                self.searcher.set_hash(mb);
+            Job::ClearHistory => self.searcher.clear_history(),
+            Job::InstallTable => {
+                let table = self.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(table) = table {
+                    let old = self.searcher.install_table(table);
+                    // Freeing a large table takes a while: not on the search's time.
+                    // (If no thread can be started, the closure and the table are
+                    // dropped here.)
+                    let _ = std::thread::Builder::new().spawn(move || drop(old));
+                }
             }
             Job::SetThreads(n) => {
                 self.threads = n;

@@ -1,25 +1,19 @@
-//! Helpers shared by the integration tests: finding Stockfish and talking UCI to it.
+//! Helpers shared by the integration tests, on the library's one UCI client
+//! (`rookling::client`): finding Stockfish, and a process that fails the test instead
+//! of returning errors.
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use rookling::client::engine::read_divide;
+use rookling::client::{EngineSpec, Limits, Received, UciProcess, locate};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Stockfish on PATH, else Debian's `/usr/games/stockfish`. When it is missing the test
-/// is skipped with a printed reason, except under CI (`CI` set), where that is a failure.
+/// Stockfish, found as the tools find it (`PATH`, then `/usr/games`). When it is
+/// missing the test is skipped with a printed reason, except under CI (`CI` set),
+/// where that is a failure.
 pub fn stockfish_or_skip(test: &str) -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join("stockfish"))
-            .find(|p| p.is_file())
-    });
-    let found = on_path.or_else(|| {
-        let debian = PathBuf::from("/usr/games/stockfish");
-        debian.is_file().then_some(debian)
-    });
+    let found = locate::stockfish();
     if found.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -33,17 +27,22 @@ pub fn stockfish_or_skip(test: &str) -> Option<PathBuf> {
 /// How long any single answer may take before a test fails instead of hanging.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// A UCI engine process driven line by line. Its output is read on a thread, so a
-/// missing answer fails the test after [`ANSWER_TIMEOUT`] instead of hanging it.
+/// What the tests keep of Rookling's output: long lines (it may quote a long input),
+/// and no queue limit, since a test may queue many commands before reading.
+const TEST_LIMITS: Limits = Limits {
+    max_line_bytes: 1 << 20,
+    max_queued_lines: None,
+};
+
+/// A UCI engine process driven line by line; a missing answer fails the test after
+/// [`ANSWER_TIMEOUT`] instead of hanging it.
 pub struct Uci {
-    child: Child,
-    input: Option<ChildStdin>,
-    output: Receiver<String>,
+    process: UciProcess,
 }
 
 impl Uci {
     /// Starts `program` and completes the `uci` handshake.
-    pub fn start(program: &std::path::Path) -> Self {
+    pub fn start(program: &Path) -> Self {
         let mut uci = Self::spawn(program, &[]);
         uci.send("uci");
         uci.read_until(|l| l == "uciok");
@@ -51,56 +50,39 @@ impl Uci {
     }
 
     /// Starts `program` with environment variables `env`, without a handshake.
-    pub fn spawn(program: &std::path::Path, env: &[(&str, &str)]) -> Self {
-        let mut child = Command::new(program)
-            .envs(env.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+    pub fn spawn(program: &Path, env: &[(&str, &str)]) -> Self {
+        let process = UciProcess::spawn(&EngineSpec::program(program), env, TEST_LIMITS)
             .expect("engine starts");
-        let input = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        let (tx, output) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Self {
-            child,
-            input: Some(input),
-            output,
-        }
+        Self { process }
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
+        self.process.send(line).expect("engine reads its input");
     }
 
     /// Sends raw bytes (not necessarily UTF-8, not necessarily a whole line).
     pub fn send_bytes(&mut self, bytes: &[u8]) {
-        let input = self.input.as_mut().expect("input still open");
-        input.write_all(bytes).expect("engine reads its input");
-        input.flush().expect("engine reads its input");
+        self.process
+            .send_bytes(bytes)
+            .expect("engine reads its input");
     }
 
     /// The next line, or `None` when none comes within `timeout` (or output closed).
     pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        self.output.recv_timeout(timeout).ok()
+        match self.process.read_line(Instant::now() + timeout) {
+            Received::Line(line) => Some(line),
+            Received::Closed | Received::TimedOut => None,
+        }
     }
 
     /// Reads lines up to and including the first that satisfies `last`.
     pub fn read_until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
-            let line = match self.output.recv_timeout(ANSWER_TIMEOUT) {
-                Ok(line) => line.trim_end().to_string(),
-                Err(e) => panic!("no answer from the engine ({e}) after {lines:?}"),
+            let line = match self.process.read_line(Instant::now() + ANSWER_TIMEOUT) {
+                Received::Line(line) => line.trim_end().to_string(),
+                other => panic!("no answer from the engine ({other:?}) after {lines:?}"),
             };
             let done = last(&line);
             lines.push(line);
@@ -120,45 +102,49 @@ impl Uci {
 
     /// Closes the engine's input (end of file).
     pub fn close_input(&mut self) {
-        self.input = None;
+        self.process.close_input();
     }
 
     /// Waits up to `timeout` for the process to exit; its status, or `None`.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
-        let start = Instant::now();
-        while start.elapsed() < timeout {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status);
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        None
+        self.process.wait_exit(timeout)
     }
 
-    /// `go perft depth` on `fen`: the divide lines (sorted) and the total.
+    /// `go perft depth` on `fen`: the divide lines (`move: count`, sorted) and the
+    /// total, read by the library's `go perft` reader after `isready`/`readyok`.
     pub fn perft(&mut self, fen: &str, depth: u32, chess960: bool) -> (Vec<String>, u64) {
         self.send(&format!("setoption name UCI_Chess960 value {chess960}"));
         self.send(&format!("position fen {fen}"));
+        self.sync();
         self.send(&format!("go perft {depth}"));
-        let lines = self.read_until(|l| l.starts_with("Nodes searched:"));
-        let total = lines
-            .last()
-            .and_then(|l| l.rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .expect("a node count");
-        let mut divide: Vec<String> = lines.into_iter().filter(|l| l.contains(": ")).collect();
-        divide.retain(|l| !l.starts_with("Nodes") && !l.starts_with("info"));
-        divide.sort();
-        (divide, total)
+        let divide = read_divide(&mut self.process, depth, Instant::now() + ANSWER_TIMEOUT)
+            .unwrap_or_else(|e| panic!("go perft {depth} on {fen}: {e:?}"));
+        let lines = divide
+            .moves
+            .iter()
+            .map(|(mv, n)| format!("{mv}: {n}"))
+            .collect();
+        (lines, divide.total)
     }
 }
 
-impl Drop for Uci {
-    fn drop(&mut self) {
-        if let Some(input) = self.input.as_mut() {
-            let _ = writeln!(input, "quit");
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `target/<profile>/examples/buggy_perft`, which `cargo test` builds.
+pub fn buggy_perft() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps/<test>");
+    let path = profile_dir.join("examples").join("buggy_perft");
+    assert!(
+        path.is_file(),
+        "{} is missing: a whole `cargo test` builds the examples (else `cargo build --examples`)",
+        path.display()
+    );
+    path
+}
+
+/// The command line of `buggy_perft` with a planted `bug` and protocol `quirk`.
+pub fn buggy_engine(bug: &str, quirk: &str) -> String {
+    format!("{} --bug {bug} --quirk {quirk}", buggy_perft().display())
 }

@@ -1,9 +1,17 @@
-//! Attack tables: leapers computed at compile time, sliders built by `build.rs`.
+//! Attack tables: leapers computed at compile time, sliders built by `build.rs`, both
+//! from the one ray walker in [`rays`]. This layer sits below the board: it knows
+//! squares and bitboards ([`crate::types`]), nothing about positions.
 //!
-//! Slider look-ups use PEXT when the CPU has fast BMI2 (checked once by [`init`]) and
-//! fancy magic bitboards otherwise, so the default build runs on any x86-64 (or any CPU).
+//! Slider look-ups use PEXT when the CPU has fast BMI2 and fancy magic bitboards
+//! otherwise, so the default build runs on any x86-64 (or any CPU). That choice is the
+//! one process-wide setting the hot path reads: made once per process by [`init`]
+//! (which `Position::from_fen` calls), never changed afterwards. Both look-ups give the
+//! same attacks, so a look-up made before [`init`] (magics) is right, only slower.
 
-use crate::board::{Bitboard, Color, Square};
+pub mod rays;
+
+use crate::types::{Bitboard, Color, Square};
+use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod generated {
@@ -39,11 +47,14 @@ table!(BISHOP_MAGIC, BISHOP_TABLE_LEN, "bishop_magic.bin");
 table!(BETWEEN, 4096, "between.bin");
 table!(LINE, 4096, "line.bin");
 
+/// Whether slider look-ups use PEXT: written once, by [`init`].
 static USE_PEXT: AtomicBool = AtomicBool::new(false);
+static CHOOSE: Once = Once::new();
 
-/// Chooses PEXT look-ups when the CPU runs PEXT fast; cheap to call again.
+/// Chooses, once per process, PEXT look-ups if the CPU runs PEXT fast; later calls do
+/// nothing (one atomic load), so callers need not coordinate.
 pub fn init() {
-    USE_PEXT.store(fast_pext(), Ordering::Relaxed);
+    CHOOSE.call_once(|| USE_PEXT.store(fast_pext(), Ordering::Relaxed));
 }
 
 /// Whether slider look-ups use PEXT.
@@ -77,7 +88,9 @@ fn pext(value: u64, mask: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         let result: u64;
-        // SAFETY: only reached when `init` found BMI2; PEXT reads registers only.
+        // SAFETY: only reached with the PEXT look-up chosen, which `init` does only on a
+        // CPU with BMI2 (and the tests only after checking for it); PEXT reads registers
+        // only.
         unsafe {
             std::arch::asm!("pext {r}, {v}, {m}", r = lateout(reg) result, v = in(reg) value,
                 m = in(reg) mask, options(pure, nomem, nostack));
@@ -91,8 +104,11 @@ fn pext(value: u64, mask: u64) -> u64 {
     }
 }
 
+/// A slider look-up, by PEXT (`by_pext`, only on a CPU with BMI2) or by magics.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // one call per piece, each with its own tables
 fn slider(
+    by_pext: bool,
     sq: Square,
     occ: Bitboard,
     masks: &[u64; 64],
@@ -104,7 +120,7 @@ fn slider(
     let i = sq.index();
     let mask = masks[i];
     let base = offsets[i] as usize;
-    if USE_PEXT.load(Ordering::Relaxed) {
+    if by_pext {
         let index = base + pext(occ.0, mask) as usize;
         // SAFETY: PEXT of a mask with n bits is below 2^n, the size of this square's slice.
         Bitboard(unsafe { *pext_table.get_unchecked(index) })
@@ -119,7 +135,14 @@ fn slider(
 /// Squares a rook on `sq` attacks with `occ` occupied.
 #[inline(always)]
 pub fn rook(sq: Square, occ: Bitboard) -> Bitboard {
+    rook_by(USE_PEXT.load(Ordering::Relaxed), sq, occ)
+}
+
+/// [`rook`] with the look-up given.
+#[inline(always)]
+fn rook_by(by_pext: bool, sq: Square, occ: Bitboard) -> Bitboard {
     slider(
+        by_pext,
         sq,
         occ,
         &ROOK_MASKS,
@@ -133,7 +156,14 @@ pub fn rook(sq: Square, occ: Bitboard) -> Bitboard {
 /// Squares a bishop on `sq` attacks with `occ` occupied.
 #[inline(always)]
 pub fn bishop(sq: Square, occ: Bitboard) -> Bitboard {
+    bishop_by(USE_PEXT.load(Ordering::Relaxed), sq, occ)
+}
+
+/// [`bishop`] with the look-up given.
+#[inline(always)]
+fn bishop_by(by_pext: bool, sq: Square, occ: Bitboard) -> Bitboard {
     slider(
+        by_pext,
         sq,
         occ,
         &BISHOP_MASKS,
@@ -168,73 +198,26 @@ fn pair(table: &[u64; 4096], a: Square, b: Square) -> u64 {
     table[a.index() * 64 + b.index()]
 }
 
-const fn leaper(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
+/// For every square, what [`rays::walk`] reaches on an empty board along `dirs` in at
+/// most `max_steps` steps.
+const fn per_square(dirs: &[(i8, i8)], max_steps: u32) -> [Bitboard; 64] {
     let mut table = [Bitboard::EMPTY; 64];
     let mut sq = 0;
     while sq < 64 {
-        let mut bits = 0u64;
-        let mut i = 0;
-        while i < deltas.len() {
-            let f = (sq % 8) as i8 + deltas[i].0;
-            let r = (sq / 8) as i8 + deltas[i].1;
-            if f >= 0 && f < 8 && r >= 0 && r < 8 {
-                bits |= 1 << (r * 8 + f);
-            }
-            i += 1;
-        }
-        table[sq] = Bitboard(bits);
+        table[sq] = Bitboard(rays::walk(sq, dirs, 0, max_steps));
         sq += 1;
     }
     table
 }
 
-static KNIGHT: [Bitboard; 64] = leaper(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [Bitboard; 64] = leaper(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
-static PAWN: [[Bitboard; 64]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
-
-/// Every square a slider moving along `dirs` from each square reaches on an empty board.
-const fn rays(dirs: &[(i8, i8)]) -> [Bitboard; 64] {
-    let mut table = [Bitboard::EMPTY; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut bits = 0u64;
-        let mut i = 0;
-        while i < dirs.len() {
-            let mut f = (sq % 8) as i8 + dirs[i].0;
-            let mut r = (sq / 8) as i8 + dirs[i].1;
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                bits |= 1 << (r * 8 + f);
-                f += dirs[i].0;
-                r += dirs[i].1;
-            }
-            i += 1;
-        }
-        table[sq] = Bitboard(bits);
-        sq += 1;
-    }
-    table
-}
-
-static ROOK_RAYS: [Bitboard; 64] = rays(&[(1, 0), (-1, 0), (0, 1), (0, -1)]);
-static BISHOP_RAYS: [Bitboard; 64] = rays(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+static KNIGHT: [Bitboard; 64] = per_square(&rays::KNIGHT_JUMPS, 1);
+static KING: [Bitboard; 64] = per_square(&rays::KING_STEPS, 1);
+static PAWN: [[Bitboard; 64]; 2] = [
+    per_square(&[(-1, 1), (1, 1)], 1),
+    per_square(&[(-1, -1), (1, -1)], 1),
+];
+static ROOK_RAYS: [Bitboard; 64] = per_square(&rays::ROOK_DIRS, 7);
+static BISHOP_RAYS: [Bitboard; 64] = per_square(&rays::BISHOP_DIRS, 7);
 
 /// Squares a rook on `sq` reaches on an empty board: a cheap filter before [`rook`].
 #[inline(always)]
@@ -274,29 +257,32 @@ mod tests {
         Square::parse(s).expect("valid square")
     }
 
-    fn both_ways(check: impl Fn()) {
-        USE_PEXT.store(false, Ordering::Relaxed);
-        check();
-        init();
-        check();
+    /// The look-ups this CPU can run: magics always, PEXT where BMI2 exists. Passed
+    /// explicitly, so no test changes the process-wide choice other tests rely on.
+    fn lookups() -> Vec<bool> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            return vec![false, true];
+        }
+        vec![false]
     }
 
     #[test]
     fn rook_stops_at_blockers() {
-        both_ways(|| {
+        for by_pext in lookups() {
             let occ = Bitboard::from(sq("d6")) | Bitboard::from(sq("f4"));
-            let att = rook(sq("d4"), occ);
+            let att = rook_by(by_pext, sq("d4"), occ);
             assert!(att.has(sq("d6")) && !att.has(sq("d7")));
             assert!(att.has(sq("f4")) && !att.has(sq("g4")));
             assert!(att.has(sq("d1")) && att.has(sq("a4")));
             assert_eq!(att.count(), 2 + 2 + 3 + 3);
-        });
+        }
     }
 
     #[test]
     fn bishop_stops_at_blockers() {
-        both_ways(|| {
-            let att = bishop(sq("c1"), Bitboard::from(sq("e3")));
+        for by_pext in lookups() {
+            let att = bishop_by(by_pext, sq("c1"), Bitboard::from(sq("e3")));
             assert_eq!(
                 att,
                 Bitboard::from(sq("b2"))
@@ -304,7 +290,43 @@ mod tests {
                     | Bitboard::from(sq("d2"))
                     | Bitboard::from(sq("e3"))
             );
-        });
+        }
+    }
+
+    /// Both look-ups agree with walking the rays, on every square, for occupancies from
+    /// a fixed pseudo-random sequence (sparse and dense).
+    #[test]
+    fn lookups_match_the_ray_walker() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200 {
+            let occs = [next() & next() & next(), next() & next(), next()];
+            for occ in occs {
+                for i in 0..64 {
+                    let s = Square::new(i);
+                    for by_pext in lookups() {
+                        let rook = rook_by(by_pext, s, Bitboard(occ));
+                        let bishop = bishop_by(by_pext, s, Bitboard(occ));
+                        assert_eq!(rook.0, rays::slide(i as usize, &rays::ROOK_DIRS, occ));
+                        assert_eq!(bishop.0, rays::slide(i as usize, &rays::BISHOP_DIRS, occ));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn init_chooses_once() {
+        init();
+        let chosen = uses_pext();
+        init();
+        assert_eq!(uses_pext(), chosen);
+        assert_eq!(chosen, fast_pext());
     }
 
     #[test]
@@ -328,12 +350,12 @@ mod tests {
 
     #[test]
     fn rays_are_empty_board_attacks() {
-        both_ways(|| {
+        for by_pext in lookups() {
             for i in 0..64 {
                 let s = Square::new(i);
-                assert_eq!(rook_rays(s), rook(s, Bitboard::EMPTY));
-                assert_eq!(bishop_rays(s), bishop(s, Bitboard::EMPTY));
+                assert_eq!(rook_rays(s), rook_by(by_pext, s, Bitboard::EMPTY));
+                assert_eq!(bishop_rays(s), bishop_by(by_pext, s, Bitboard::EMPTY));
             }
-        });
+        }
     }
 }

@@ -1,5 +1,10 @@
-//! The small value types: `Color`, `PieceType`, `Piece`, `Square`.
+//! The small value types every layer uses: `Color`, `PieceType`, `Piece`, `Square` and
+//! `Bitboard`. They sit below the attack tables and the board and import nothing from the
+//! crate.
 
+mod bitboard;
+
+pub use bitboard::Bitboard;
 use std::fmt;
 
 /// A side.

@@ -1,0 +1,136 @@
+//! Running a program as a whole process, timed from start to exit, with a deadline
+//! and a bound on the output kept: how `perft-bench --peer` times another perft
+//! program and Rookling side by side.
+
+use super::locate::EngineSpec;
+use std::io::Read;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Most bytes of a program's output kept (the first ones; the rest is read and
+/// dropped so the program never blocks on a full pipe).
+pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
+
+/// A program that ran to its end.
+#[derive(Debug)]
+pub struct Finished {
+    /// How it exited.
+    pub status: ExitStatus,
+    /// Its standard output (at most [`MAX_OUTPUT_BYTES`], invalid UTF-8 replaced).
+    pub output: String,
+    /// Wall time from start to exit.
+    pub elapsed: Duration,
+}
+
+/// Why a run gave no result.
+#[derive(Debug)]
+pub enum RunError {
+    /// It could not be started.
+    Spawn(std::io::Error),
+    /// It was still running at the deadline, and was killed.
+    TimedOut(Duration),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Spawn(e) => write!(f, "cannot be started: {e}"),
+            Self::TimedOut(t) => write!(f, "still running after {} s", t.as_secs_f64()),
+        }
+    }
+}
+
+/// Runs `spec`'s command with no input, stderr discarded, and waits at most
+/// `timeout` for it to exit.
+pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunError> {
+    let Some((program, args)) = spec.command.split_first() else {
+        return Err(RunError::Spawn(std::io::Error::other("empty command line")));
+    };
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    if let Some(dir) = &spec.working_dir {
+        command.current_dir(dir);
+    }
+    let start = Instant::now();
+    let mut child = command.spawn().map_err(RunError::Spawn)?;
+    let Some(mut stdout) = child.stdout.take() else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(RunError::Spawn(std::io::Error::other(
+            "no pipe to the process",
+        )));
+    };
+    let (sender, receiver) = crossbeam_channel::bounded(1);
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buf = [0u8; 8192];
+        loop {
+            match stdout.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = MAX_OUTPUT_BYTES.saturating_sub(kept.len());
+                    kept.extend_from_slice(&buf[..n.min(room)]);
+                }
+            }
+        }
+        let _ = sender.send(kept);
+    });
+    // The output ends when the program exits (or closes it on purpose); then it is
+    // reaped, polled finely so the time stays within a fraction of a millisecond.
+    let deadline = start + timeout;
+    let output = receiver.recv_timeout(timeout).ok();
+    let mut finished = None;
+    while let Some(output) = output.as_ref() {
+        if let Ok(Some(status)) = child.try_wait() {
+            finished = Some(Finished {
+                status,
+                output: String::from_utf8_lossy(output).into_owned(),
+                elapsed: start.elapsed(),
+            });
+            break;
+        }
+        if Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    finished.ok_or_else(|| {
+        let _ = child.kill();
+        let _ = child.wait();
+        RunError::TimedOut(timeout)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::locate::find_program;
+
+    fn sh(script: &str) -> EngineSpec {
+        let sh = find_program("sh", None).expect("sh on PATH");
+        EngineSpec {
+            name: "sh".into(),
+            command: vec![sh.display().to_string(), "-c".into(), script.into()],
+            working_dir: None,
+        }
+    }
+
+    #[test]
+    fn runs_times_and_bounds() {
+        let done =
+            run_to_end(&sh("echo 'Result: 20'; exit 3"), Duration::from_secs(10)).expect("runs");
+        assert_eq!(done.output, "Result: 20\n");
+        assert_eq!(done.status.code(), Some(3));
+        let start = Instant::now();
+        let hung = run_to_end(&sh("sleep 30"), Duration::from_millis(200));
+        assert!(matches!(hung, Err(RunError::TimedOut(_))), "{hung:?}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let chatty =
+            run_to_end(&sh("yes | head -c 3000000"), Duration::from_secs(10)).expect("runs");
+        assert_eq!(chatty.output.len(), MAX_OUTPUT_BYTES);
+    }
+}

@@ -1,0 +1,55 @@
+//! Make/unmake checked over every legal move: the board's own test, kept here because
+//! it needs the generator to list the moves (the board does not import movegen).
+
+use crate::board::{Color, PieceType, Position, START_FEN};
+use crate::movegen::legal_moves;
+
+/// What `make_lite` must update: the bitboards, en passant and castling rights.
+fn lite_fields(pos: &Position) -> ([u64; 6], [u64; 2], Option<String>, String) {
+    let kinds = PieceType::ALL.map(|kind| pos.pieces(kind).0);
+    let colors = Color::ALL.map(|color| pos.color(color).0);
+    let ep = pos.en_passant().map(|sq| format!("{sq:?}"));
+    (kinds, colors, ep, format!("{:?}", pos.castling()))
+}
+
+/// Every move of every position reachable in two plies restores the position exactly.
+fn check_restores(fen: &str) {
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    let before = pos.clone();
+    for mv in legal_moves(&pos).iter().copied() {
+        let undo = pos.make(mv);
+        assert_eq!(pos.key(), pos.compute_key(), "key after {mv:?} in {fen}");
+        let inner = pos.clone();
+        for reply in legal_moves(&pos).iter().copied() {
+            let u2 = pos.make(reply);
+            assert_eq!(pos.key(), pos.compute_key(), "key after {mv:?} {reply:?}");
+            pos.unmake(reply, &u2);
+            assert_eq!(pos, inner);
+        }
+        pos.unmake(mv, &undo);
+        assert_eq!(pos, before, "unmake of {mv:?} in {fen}");
+        let lite = pos.make_lite(mv);
+        assert_eq!(
+            lite_fields(&inner),
+            lite_fields(&pos),
+            "make_lite of {mv:?} in {fen}"
+        );
+        pos.unmake_lite(&lite);
+        assert_eq!(pos, before, "unmake_lite of {mv:?} in {fen}");
+    }
+}
+
+#[test]
+fn make_unmake_restores_every_field() {
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/8/3p4/1Pp4r/1K5k/5p2/4P1P1/1R6 w - c6 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "1r2k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    ] {
+        check_restores(fen);
+    }
+}

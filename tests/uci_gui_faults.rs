@@ -1,0 +1,240 @@
+//! Engine faults a GUI met (issue 11, defects 5, 6, 7, 9 and 11), each checked through
+//! the real binary: a hash table allocated after `readyok` (a loss on time on move 1),
+//! `go` forms that searched until a `stop` that never comes, a mate scored as a
+//! fifty-move draw, `stop`s lost on queued jobs, and a move counter that wrapped.
+
+mod common;
+
+use common::Uci;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn rookling() -> Uci {
+    Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")))
+}
+
+/// A generous bound for an answer that takes milliseconds on an idle machine. The test
+/// machine is a loaded 2-core VM, so the bound is loose; what it catches is a table
+/// allocated (and its pages faulted in) after `readyok`, which took 3.6 s for 1 GB
+/// (`go wtime 100`) and 10.7 s for a 2 GB perft table (`go perft 5`) here before the fix.
+const FAST: Duration = Duration::from_millis(1500);
+
+/// Waits for `readyok` (allocating a large table may take long on a loaded machine);
+/// returns the lines before it.
+fn sync_slow(engine: &mut Uci) -> Vec<String> {
+    engine.send("isready");
+    let mut lines = Vec::new();
+    loop {
+        match engine.next_line(Duration::from_secs(180)) {
+            Some(line) if line == "readyok" => return lines,
+            Some(line) => lines.push(line),
+            None => panic!("no readyok after {lines:?}"),
+        }
+    }
+}
+
+/// Sends `go` and returns the bestmove line and how long it took.
+fn timed_go(engine: &mut Uci, go: &str) -> (String, Duration) {
+    let asked = Instant::now();
+    engine.send(go);
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    let took = asked.elapsed();
+    (lines.last().cloned().unwrap_or_default(), took)
+}
+
+/// Defect 5: the search table is allocated and touched before `readyok`, after
+/// `setoption name Hash`, `ucinewgame` and `Clear Hash` alike.
+#[test]
+fn hash_tables_are_ready_before_readyok() {
+    let mut engine = rookling();
+    engine.send("setoption name Hash value 1024");
+    sync_slow(&mut engine);
+    let (best, took) = timed_go(&mut engine, "go wtime 100 btime 100");
+    assert!(best.starts_with("bestmove "), "{best}");
+    assert!(took < FAST, "first go after Hash 1024 took {took:?}");
+    for clear in ["ucinewgame", "setoption name Clear Hash"] {
+        engine.send(clear);
+        sync_slow(&mut engine);
+        engine.send("position startpos moves e2e4");
+        let (_, took) = timed_go(&mut engine, "go wtime 100 btime 100");
+        assert!(took < FAST, "first go after {clear} took {took:?}");
+    }
+}
+
+/// Defect 5: the same for `PerftHash`.
+#[test]
+fn perft_hash_is_ready_before_readyok() {
+    let mut engine = rookling();
+    engine.send("setoption name PerftHash value 2048");
+    assert_eq!(sync_slow(&mut engine), Vec::<String>::new());
+    let asked = Instant::now();
+    engine.send("go perft 5");
+    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+    let took = asked.elapsed();
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 4865609")
+    );
+    assert!(
+        took < FAST,
+        "first go perft 5 after PerftHash 2048 took {took:?}"
+    );
+}
+
+/// Defect 5: a `PerftHash` the machine cannot give says so, and perft goes on (with no
+/// table) instead of being killed for lack of memory.
+#[test]
+fn a_perft_hash_too_large_is_refused_in_an_info_string() {
+    let available_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .to_owned();
+            line.split_whitespace().nth(1)?.parse::<usize>().ok()
+        })
+        .map(|kb| kb / 1024);
+    let Some(available_mb) = available_mb.filter(|&mb| mb < 65_536) else {
+        eprintln!("skipped: this machine could hold a 65536 MB table (or has no /proc)");
+        return;
+    };
+    let mut engine = rookling();
+    engine.send("setoption name PerftHash value 65536");
+    let lines = sync_slow(&mut engine);
+    assert_eq!(lines.len(), 1, "{lines:?} ({available_mb} MB available)");
+    assert!(
+        lines[0].starts_with("info string error: setoption: PerftHash 65536: ")
+            && lines[0].ends_with("PerftHash is now 0 (no table)"),
+        "{lines:?}"
+    );
+    engine.send("go perft 4");
+    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 197281")
+    );
+}
+
+/// Defect 6: every `go` that names a limit ends by itself, whatever its values; only
+/// `go infinite`, `go ponder` and a bare `go` wait for `stop`.
+#[test]
+fn every_bounded_go_ends_by_itself() {
+    let mut engine = rookling();
+    for (position, go) in [
+        ("position startpos", "go btime 1000"),
+        ("position startpos moves e2e4", "go wtime 1000"),
+        ("position startpos moves e2e4", "go wtime 1000 winc 100000"),
+        ("position startpos", "go depth -5"),
+        ("position startpos", "go depth 0"),
+        ("position startpos", "go nodes 0"),
+        ("position startpos", "go nodes -3"),
+        ("position startpos", "go mate 0"),
+        ("position startpos", "go mate -1"),
+        ("position startpos", "go movetime 0"),
+        ("position startpos", "go movetime -100"),
+        ("position startpos", "go wtime 0 btime 0"),
+        ("position startpos", "go depth abc"),
+        ("position startpos", "go wtime x btime y"),
+        ("position startpos", "go movestogo 0 wtime 50 btime 50"),
+    ] {
+        engine.send(position);
+        // `read_until` fails the test after 20 s without an answer.
+        let (best, _) = timed_go(&mut engine, go);
+        assert!(best.starts_with("bestmove "), "{go}: {best}");
+    }
+    // An unreadable limit is reported, and the search then stops at depth 1.
+    engine.send("go depth abc");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(
+        lines[0],
+        "info string go: ignored 'depth abc'; nothing else limits this search: depth 1"
+    );
+}
+
+/// Defect 7: a mate given on the hundredth half-move wins; the fifty-move rule draws
+/// only positions where the side to move is not mated.
+#[test]
+fn a_mate_beats_the_fifty_move_rule() {
+    let mut engine = rookling();
+    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 200");
+    let (best, _) = timed_go(&mut engine, "go depth 5");
+    assert_eq!(best.split(' ').nth(1), Some("a1a8"), "{best}");
+}
+
+/// Defect 9: each `stop` ends one job, the oldest not yet told to stop.
+#[test]
+fn each_stop_ends_one_job() {
+    let mut engine = rookling();
+    for _ in 0..3 {
+        engine.send("go infinite");
+    }
+    for n in 1..=3 {
+        engine.send("stop");
+        engine.read_until(|l| l.starts_with("bestmove"));
+        if n < 3 {
+            // The jobs not stopped yet are still searching: nothing more comes.
+            let lines = engine.sync();
+            assert!(
+                lines.iter().all(|l| l.starts_with("info ")),
+                "after stop {n}: {lines:?}"
+            );
+        }
+    }
+    for _ in 0..2 {
+        engine.send("go perft 12");
+    }
+    engine.send("go perft 2");
+    engine.send("stop");
+    engine.send("stop");
+    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
+    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
+    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 400")
+    );
+}
+
+/// The FEN line of `d`.
+fn fen(engine: &mut Uci) -> String {
+    engine.send("d");
+    let lines = engine.read_until(|l| l.starts_with("Checkers:"));
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("Fen: "))
+        .expect("a Fen line");
+    line["Fen: ".len()..].to_string()
+}
+
+/// Defect 11: the move counters stay exact past 16 bits; a FEN counter too large is
+/// refused and the position kept.
+#[test]
+fn move_counters_stay_exact() {
+    let mut engine = rookling();
+    engine.send("position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 65535 moves e1e2 e8e7 e2e1 e7e8");
+    assert_eq!(fen(&mut engine), "4k3/8/8/8/8/8/8/4K3 w - - 4 65537");
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = shuffle.iter().copied().cycle().take(140_000).collect();
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(
+        fen(&mut engine),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 140000 70001"
+    );
+    for fen_text in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648",
+        "4k3/8/8/8/8/8/8/4K3 w - - 2147483648 1",
+    ] {
+        engine.send(&format!("position fen {fen_text}"));
+        let lines = engine.read_until(|_| true);
+        assert!(
+            lines[0].starts_with("info string error: position: invalid FEN: bad "),
+            "{lines:?}"
+        );
+    }
+    assert_eq!(
+        fen(&mut engine),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 140000 70001",
+        "a refused FEN keeps the position"
+    );
+}
