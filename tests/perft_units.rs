@@ -5,27 +5,9 @@
 use rookling::board::Position;
 use rookling::perft::perft;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const ROOKLING: &str = env!("CARGO_BIN_EXE_rookling");
-
-/// GNU parallel, or a skip with a printed reason (a failure under CI, which installs it).
-fn parallel_or_skip(test: &str) -> bool {
-    let found = Command::new("parallel")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{test}: GNU parallel is required under CI"
-        );
-        eprintln!("{test}: skipped, GNU parallel not found (apt-get install parallel)");
-    }
-    found
-}
 
 /// Runs split -> parallel -> merge in `dir`; returns (units, total printed by merge).
 fn split_parallel_merge(dir: &Path, fen: &str, depth: u32, ply: u32) -> (usize, String) {
@@ -81,10 +63,11 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_parallel),
+    ignore = "needs GNU parallel (apt-get install parallel)"
+)]
 fn split_parallel_merge_is_exact() {
-    if !parallel_or_skip("split_parallel_merge_is_exact") {
-        return;
-    }
     let dir = temp_dir("units");
     // Kiwipete: 48 units of depth 3 (castling, en passant and promotions below).
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -61,10 +61,12 @@ fn json_summary() {
 /// With --reference the file's counts are not used: Stockfish is right where the file
 /// is wrong.
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn reference_engine_gives_the_expected_counts() {
-    let Some(stockfish) = common::stockfish_or_skip("suite_reference_engine") else {
-        return;
-    };
+    let stockfish = common::stockfish();
     let stockfish = stockfish.display().to_string();
     let out = rookling(&[
         "suite",

@@ -53,7 +53,7 @@ fn walk(fen: &str, rng: &mut Lcg, plies: usize, step: usize) -> Vec<String> {
         } else {
             moves[rng.below(moves.len())]
         };
-        pos.make(mv);
+        pos.play(mv);
         if ply % step == 0 {
             fens.push(pos.to_fen());
         }
@@ -75,9 +75,7 @@ fn divide_lines(engine: &mut Uci, fen: &str) -> Vec<String> {
 }
 
 fn compare(fens: &[String], chess960: bool) {
-    let Some(stockfish) = common::stockfish_or_skip("divide_order_matches_stockfish") else {
-        return;
-    };
+    let stockfish = common::stockfish();
     let mut sf = Uci::start(&stockfish);
     let mut ours = Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")));
     for engine in [&mut sf, &mut ours] {
@@ -99,11 +97,19 @@ fn compare(fens: &[String], chess960: bool) {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn divide_order_matches_stockfish_standard() {
     compare(&suite("standard.epd"), false);
 }
 
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn divide_order_matches_stockfish_chess960() {
     let fens = suite("fischer.epd");
     let sample: Vec<String> = fens.iter().step_by(4).cloned().collect();

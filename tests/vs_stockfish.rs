@@ -79,15 +79,17 @@ fn random_game(pos: &mut Position, plies: usize, rng: &mut Rng) {
         } else {
             moves[rng.below(moves.len())]
         };
-        pos.make(mv);
+        pos.play(mv);
     }
 }
 
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn random_positions_match_stockfish() {
-    let Some(stockfish) = common::stockfish_or_skip("random_positions_match_stockfish") else {
-        return;
-    };
+    let stockfish = common::stockfish();
     let mut sf = common::Uci::start(&stockfish);
     let suite = std::fs::read_to_string("tests/data/standard.epd").expect("suite file");
     let suite = parse_epd(&suite).unwrap_or_else(|e| panic!("{}", e.at("standard.epd")));

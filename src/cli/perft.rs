@@ -7,6 +7,7 @@ use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
 use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
 use crate::perft::{PerftOptions, divide_with, perft_with};
+use crate::uci::divide::{RootOrder, divide_lines};
 use clap::Args;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -87,19 +88,12 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
     if let Some(ply) = args.split {
         return split(&pos, depth, ply);
     }
-    let chess960 = pos.is_chess960();
     let never = AtomicBool::new(false);
     let divide = divide_with(&pos, depth, &options, &never).unwrap_or_default();
-    let total = if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|(_, n)| n).sum()
-    };
     let mut out = std::io::stdout().lock();
-    for (mv, nodes) in divide {
-        writeln!(out, "{}: {nodes}", mv.uci(chess960))?;
+    for line in divide_lines(&pos, depth, &divide, RootOrder::Generator) {
+        writeln!(out, "{line}")?;
     }
-    writeln!(out, "\nNodes searched: {total}")?;
     if args.stats {
         write!(out, "\n{}", crate::perft::stats::stats(&pos, depth))?;
     }

@@ -58,6 +58,7 @@ impl Table {
     }
 
     /// Number of entries.
+    #[cfg(test)]
     pub fn entries(&self) -> usize {
         self.len * WAYS
     }

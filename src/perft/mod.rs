@@ -8,7 +8,7 @@
 //!   the exact sum of their results.
 
 pub mod epd;
-pub mod hash;
+pub(crate) mod hash;
 mod parallel;
 pub mod stats;
 mod tree;
@@ -38,12 +38,23 @@ impl Default for PerftOptions {
 }
 
 /// The number of leaf nodes `depth` plies below `pos` (`perft(0)` is 1).
+///
+/// ```
+/// use rookling::board::Position;
+/// use rookling::perft::perft;
+///
+/// let mut pos = Position::startpos();
+/// assert_eq!(perft(&mut pos, 4), 197_281);
+/// assert_eq!(perft(&mut pos, 0), 1);
+/// ```
+#[must_use]
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let never = AtomicBool::new(false);
     perft_with(pos, depth, &PerftOptions::default(), &never).unwrap_or(0)
 }
 
 /// [`perft`] with options, ending early with `None` once `stop` is set.
+#[must_use]
 pub fn perft_with(
     pos: &Position,
     depth: u32,
@@ -58,6 +69,19 @@ pub fn perft_with(
 }
 
 /// Each legal move with the perft of `depth - 1` below it (empty for depth 0).
+///
+/// ```
+/// use rookling::board::Position;
+/// use rookling::perft::divide;
+///
+/// let mut pos = Position::startpos();
+/// let divide = divide(&mut pos, 3);
+/// assert_eq!(divide.len(), 20);
+/// assert_eq!(divide.iter().map(|(_, nodes)| nodes).sum::<u64>(), 8_902);
+/// let e2e4 = divide.iter().find(|(mv, _)| mv.to_uci(false) == "e2e4").unwrap();
+/// assert_eq!(e2e4.1, 600);
+/// ```
+#[must_use]
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let never = AtomicBool::new(false);
     divide_with(pos, depth, &PerftOptions::default(), &never).unwrap_or_default()
@@ -68,6 +92,7 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 /// A hash table, if asked for, is allocated once and kept for later calls of the same
 /// size; each run sees only its own entries (if the memory cannot be had, the run goes
 /// without a table).
+#[must_use]
 pub fn divide_with(
     pos: &Position,
     depth: u32,

@@ -13,7 +13,7 @@
 //!   [`Run`] of the hash table, and from depth 3 up they give up early once `stop` is set.
 
 use super::hash::Run;
-use crate::board::{Bitboard, Color, Move, PieceType, Position, Square};
+use crate::board::{Bitboard, Color, Move, Position, Square};
 use crate::movegen::{Black, Counter, MoveList, Side, Visitor, White, count_legal, generate};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,13 +107,8 @@ impl<S: Side> Visitor for Frontier<S> {
         for to in targets {
             let from = to.offset(-delta);
             if promotion {
-                for piece in [
-                    PieceType::Queen,
-                    PieceType::Rook,
-                    PieceType::Bishop,
-                    PieceType::Knight,
-                ] {
-                    self.count(Move::promotion(from, to, piece));
+                for mv in Move::promotions(from, to) {
+                    self.count(mv);
                 }
             } else {
                 self.count(Move::normal(from, to));
