@@ -5,7 +5,7 @@
 use rookling::board::Position;
 use rookling::perft::perft;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 const ROOKLING: &str = env!("CARGO_BIN_EXE_rookling");
 
