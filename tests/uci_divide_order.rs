@@ -7,6 +7,7 @@ mod common;
 use common::Uci;
 use rookling::board::Position;
 use rookling::movegen::legal_moves;
+use rookling::perft::epd::parse_epd;
 use std::path::Path;
 
 /// A seeded generator (64-bit LCG), so a failure can be replayed.
@@ -22,17 +23,14 @@ impl Lcg {
     }
 }
 
-/// The FENs of a suite file (the text before the first `;`).
+/// The FENs of a suite file, read by the library's EPD reader.
 fn suite(name: &str) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name);
     let text = std::fs::read_to_string(&path).expect("suite file");
-    text.lines()
-        .filter_map(|l| l.split(';').next())
-        .map(|f| f.trim().to_string())
-        .filter(|f| !f.is_empty())
-        .collect()
+    let suite = parse_epd(&text).unwrap_or_else(|e| panic!("{}", e.at(name)));
+    suite.into_iter().map(|entry| entry.fen).collect()
 }
 
 /// Positions every `step` plies along a random game of `plies` from `fen`.

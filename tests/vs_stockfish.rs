@@ -7,6 +7,7 @@ mod common;
 use rookling::board::{Position, START_FEN};
 use rookling::movegen::legal_moves;
 use rookling::perft::divide;
+use rookling::perft::epd::parse_epd;
 
 /// xorshift64: a seeded generator, so a failure can be replayed.
 struct Rng(u64);
@@ -91,14 +92,15 @@ fn random_positions_match_stockfish() {
     let stockfish = common::stockfish();
     let mut sf = common::Uci::start(&stockfish);
     let suite = std::fs::read_to_string("tests/data/standard.epd").expect("suite file");
-    let tricky: Vec<&str> = suite.lines().filter_map(|l| l.split(';').next()).collect();
+    let suite = parse_epd(&suite).unwrap_or_else(|e| panic!("{}", e.at("standard.epd")));
+    let tricky: Vec<&str> = suite.iter().map(|entry| entry.fen.as_str()).collect();
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let mut checked = 0;
     for game in 0..600 {
         let start = match game % 3 {
             0 => START_FEN.to_string(),
             1 => chess960_start(rng.below(960)),
-            _ => tricky[rng.below(tricky.len())].trim().to_string(),
+            _ => tricky[rng.below(tricky.len())].to_string(),
         };
         let mut pos = Position::from_fen(&start).expect("valid start");
         random_game(&mut pos, rng.below(70), &mut rng);
