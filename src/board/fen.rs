@@ -9,6 +9,16 @@ impl Position {
     /// Parses and validates a FEN. The move counters may be left out (they default to
     /// `0 1`). Shredder-FEN letters, or rights whose king or rook stands off its standard
     /// square, switch Chess960 spelling on.
+    ///
+    /// ```
+    /// use rookling::board::Position;
+    ///
+    /// let pos = Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -").unwrap();
+    /// assert_eq!(pos.to_fen(), "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+    /// // Every way a FEN can be wrong is a typed error with a one-line message.
+    /// let error = Position::from_fen("8/8/8/8/8/8/8/K7 w - - 0 1").unwrap_err();
+    /// assert!(!error.to_string().is_empty());
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Self, FenError> {
         attacks::init();
         let fields: Vec<&str> = fen.split_whitespace().collect();

@@ -300,7 +300,7 @@ impl Engine {
             let mv =
                 parse_move(&pos, &text).map_err(|error| PositionError::Move { index, error })?;
             history.push(pos.key());
-            pos.make(mv);
+            pos.play(mv);
             if pos.halfmove_clock() == 0 {
                 history.clear();
             }

@@ -13,6 +13,7 @@
 
 pub mod command;
 mod display;
+pub(crate) mod divide;
 mod engine;
 mod options;
 mod output;

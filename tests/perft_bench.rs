@@ -1,0 +1,101 @@
+//! `rookling perft-bench`: over UCI against Stockfish, and `--peer` against any perft
+//! program run as a whole process, with its counts checked.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn rookling(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Rows of the table whose position name starts with `name`.
+fn row<'a>(text: &'a str, name: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("a row for {name} in:\n{text}"))
+}
+
+#[test]
+fn peer_runs_are_checked_and_timed() {
+    let exe = env!("CARGO_BIN_EXE_rookling");
+    // Rookling itself as the peer: every count right, every row in the mean.
+    let peer = format!("{exe} perft {{depth}} --fen {{fen}}");
+    let out = rookling(&[
+        "perft-bench",
+        "--repeat",
+        "2",
+        "--depths",
+        "2,2,2,2,2",
+        "--peer",
+        &peer,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(row(&text, "Kiwipete").contains(" 2039 "), "{text}");
+    assert!(
+        text.contains("geometric mean of the ratios (5 of 5 positions)"),
+        "{text}"
+    );
+
+    // A peer with a wrong count, one with none: said on each row, left out, status 1.
+    for (script, problem) in [
+        (
+            "echo 'Result: 5'",
+            "peer counted 5 nodes, Rookling 400 (left out)",
+        ),
+        ("echo hello", "peer printed no node count (left out)"),
+        ("exit 3", "peer failed (exit status: 3) (left out)"),
+    ] {
+        let peer = format!("sh -c \"{script}\" {{fen}} {{depth}}");
+        let out = rookling(&[
+            "perft-bench",
+            "--repeat",
+            "1",
+            "--depths",
+            "2,2,2,2,2",
+            "--peer",
+            &peer,
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(row(&text, "start position").contains(problem), "{text}");
+        assert!(text.contains("no position counted"), "{text}");
+    }
+
+    // A command line without {depth} is refused in one line.
+    let out = rookling(&["perft-bench", "--peer", "ls {fen}"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
+
+#[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
+fn over_uci_against_stockfish() {
+    let stockfish = common::stockfish();
+    let stockfish = stockfish.display().to_string();
+    let out = rookling(&[
+        "perft-bench",
+        "--repeat",
+        "2",
+        "--depths",
+        "3,2,3,2,2",
+        "--threads",
+        "2",
+        "--hash",
+        "1",
+        "--stockfish",
+        &stockfish,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text} {:?}", out.stderr);
+    assert!(text.contains("over UCI"), "{text}");
+    assert!(row(&text, "start position").contains(" 8902 "), "{text}");
+    assert!(text.contains("geometric mean of the ratios"), "{text}");
+}
