@@ -23,11 +23,20 @@ fn replay(target: &str, check: fn(&[u8])) {
         .map(|entry| entry.expect("a directory entry").path())
         .collect();
     files.sort();
-    assert!(files.len() >= 5, "{}: only {} inputs", dir.display(), files.len());
+    assert!(
+        files.len() >= 5,
+        "{}: only {} inputs",
+        dir.display(),
+        files.len()
+    );
     for file in &files {
         let data = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let outcome = std::panic::catch_unwind(|| check(&data));
-        assert!(outcome.is_ok(), "{}: property failed (message above)", file.display());
+        assert!(
+            outcome.is_ok(),
+            "{}: property failed (message above)",
+            file.display()
+        );
     }
 }
 
@@ -78,5 +87,8 @@ fn uci_session() {
         .stdout(Stdio::null())
         .status()
         .expect("the test binary runs");
-    assert!(status.success(), "the uci_session corpus failed (messages above)");
+    assert!(
+        status.success(),
+        "the uci_session corpus failed (messages above)"
+    );
 }

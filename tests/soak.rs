@@ -80,8 +80,8 @@ enum Kind {
         pos: Position,
         depth: u32,
         needs_stop: bool,
-        divide: Vec<(String, u64)>,
-        total: Option<u64>,
+        divide: Vec<(String, u128)>,
+        total: Option<u128>,
     },
 }
 
@@ -122,7 +122,10 @@ impl Session {
             "seed {}: {why}\npending: {:?}\nlast lines (>> sent, << received):\n{}",
             self.seed,
             self.pending.iter().map(|j| &j.command).collect::<Vec<_>>(),
-            log.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+            log.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
         );
     }
 
@@ -186,8 +189,18 @@ impl Session {
 
     fn search_line(&mut self, line: &str) {
         const INFO: [&str; 12] = [
-            "depth", "seldepth", "score", "nodes", "nps", "time", "pv", "hashfull",
-            "multipv", "currmove", "currmovenumber", "tbhits",
+            "depth",
+            "seldepth",
+            "score",
+            "nodes",
+            "nps",
+            "time",
+            "pv",
+            "hashfull",
+            "multipv",
+            "currmove",
+            "currmovenumber",
+            "tbhits",
         ];
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
@@ -222,7 +235,7 @@ impl Session {
             [] => {}
             ["ponder", reply] => {
                 let mut next = pos.clone();
-                next.make(mv);
+                next.play(mv);
                 if parse_move(&next, reply).is_err() {
                     self.fail(&format!("ponder move {reply} is not legal after {best}"));
                 }
@@ -276,22 +289,31 @@ impl Session {
             unreachable!("check_perft is called for a perft")
         };
         if *needs_stop {
-            self.fail(&format!("'{}' finished: it was meant to need a stop", job.command));
+            self.fail(&format!(
+                "'{}' finished: it was meant to need a stop",
+                job.command
+            ));
         }
-        let mut want: HashMap<String, u64> = HashMap::new();
+        let mut want: HashMap<String, u128> = HashMap::new();
         for (mv, n) in divide(&mut pos.clone(), *depth) {
             want.insert(mv.to_uci(pos.is_chess960()), n);
         }
-        let mut seen: HashMap<String, u64> = HashMap::new();
+        let mut seen: HashMap<String, u128> = HashMap::new();
         for (text, n) in got {
             let Ok(mv) = parse_move(pos, text) else {
-                self.fail(&format!("'{text}' in the divide of '{}' is not legal", job.command));
+                self.fail(&format!(
+                    "'{text}' in the divide of '{}' is not legal",
+                    job.command
+                ));
             };
             if seen.insert(mv.to_uci(pos.is_chess960()), *n).is_some() {
-                self.fail(&format!("'{text}' twice in the divide of '{}'", job.command));
+                self.fail(&format!(
+                    "'{text}' twice in the divide of '{}'",
+                    job.command
+                ));
             }
         }
-        let want_total: u64 = want.values().sum();
+        let want_total: u128 = want.values().sum();
         if seen != want || *total != Some(want_total) {
             self.fail(&format!(
                 "'{}' on {}: total {total:?}, expected {want_total}; divide {seen:?}, expected {want:?}",
@@ -308,7 +330,10 @@ impl Session {
         };
         match &job.kind {
             Kind::Perft { divide, total, .. } if divide.is_empty() && total.is_none() => {}
-            _ => self.fail(&format!("'perft stopped' as the answer to '{}'", job.command)),
+            _ => self.fail(&format!(
+                "'perft stopped' as the answer to '{}'",
+                job.command
+            )),
         }
         self.stopped_answer(&job);
         self.checks.perfts_stopped += 1;
@@ -319,10 +344,16 @@ impl Session {
     fn stopped_answer(&mut self, job: &Job) {
         self.stopped += 1;
         if self.stops <= job.stops_before {
-            self.fail(&format!("'{}' ended as stopped before any stop", job.command));
+            self.fail(&format!(
+                "'{}' ended as stopped before any stop",
+                job.command
+            ));
         }
         if self.stopped > self.stops {
-            self.fail(&format!("{} jobs ended by {} stops", self.stopped, self.stops));
+            self.fail(&format!(
+                "{} jobs ended by {} stops",
+                self.stopped, self.stops
+            ));
         }
     }
 
@@ -363,7 +394,7 @@ impl Session {
             }
             let mv = list[rng.below(list.len() as u64) as usize];
             moves.push(mv.to_uci(pos.is_chess960()));
-            pos.make(mv);
+            pos.play(mv);
         }
         let mut fen = start.to_string();
         let spoil = rng.below(10);
@@ -384,17 +415,18 @@ impl Session {
         };
         // Whether it must be accepted is decided by the library, independently of the
         // engine: the FEN parses and each move is legal in turn.
-        let accepted = Position::from_fen(&fen).is_ok() && (spoil != 1 || {
-            let mut check = Position::from_fen(&fen).expect("just parsed");
-            check.set_chess960(fen_chess960 || self.chess960_option);
-            moves.iter().all(|m| match parse_move(&check, m) {
-                Ok(mv) => {
-                    check.make(mv);
-                    true
-                }
-                Err(_) => false,
-            })
-        });
+        let accepted = Position::from_fen(&fen).is_ok()
+            && (spoil != 1 || {
+                let mut check = Position::from_fen(&fen).expect("just parsed");
+                check.set_chess960(fen_chess960 || self.chess960_option);
+                moves.iter().all(|m| match parse_move(&check, m) {
+                    Ok(mv) => {
+                        check.play(mv);
+                        true
+                    }
+                    Err(_) => false,
+                })
+            });
         self.send(&line);
         if accepted {
             self.pos = pos;
@@ -439,12 +471,22 @@ impl Session {
             2 => format!("go movetime {}", 1 + rng.below(25)),
             3 => {
                 let (w, b) = (20 + rng.below(400), 20 + rng.below(400));
-                format!("go wtime {w} btime {b} winc {} binc {}", rng.below(20), rng.below(20))
+                format!(
+                    "go wtime {w} btime {b} winc {} binc {}",
+                    rng.below(20),
+                    rng.below(20)
+                )
             }
             _ => format!("go depth {} movetime 30", 1 + rng.below(6)),
         };
         let pos = self.pos.clone();
-        self.queue(command, Kind::Search { pos, needs_stop: false });
+        self.queue(
+            command,
+            Kind::Search {
+                pos,
+                needs_stop: false,
+            },
+        );
     }
 
     /// A perft that ends by itself.
@@ -465,7 +507,13 @@ impl Session {
     fn endless(&mut self, rng: &mut Rng) {
         if rng.chance(60) {
             let pos = self.pos.clone();
-            self.queue("go infinite".into(), Kind::Search { pos, needs_stop: true });
+            self.queue(
+                "go infinite".into(),
+                Kind::Search {
+                    pos,
+                    needs_stop: true,
+                },
+            );
         } else {
             self.send("position startpos");
             self.pos = Position::startpos();
@@ -597,6 +645,10 @@ fn random_command_sequences() {
         Some(status) if status.success() => {}
         other => session.fail(&format!("after quit: {other:?}")),
     }
-    eprintln!("soak: {:?} in {:.1} s", session.checks, start.elapsed().as_secs_f64());
+    eprintln!(
+        "soak: {:?} in {:.1} s",
+        session.checks,
+        start.elapsed().as_secs_f64()
+    );
     assert!(session.checks.sequences > 0);
 }

@@ -53,11 +53,23 @@ pub fn fen(data: &[u8]) {
             }
         }
     }
-    assert_eq!(pos.occupied().count() as usize, fields[0].chars().filter(char::is_ascii_alphabetic).count(), "{text}");
-    let side = if fields[1] == "w" { Color::White } else { Color::Black };
+    assert_eq!(
+        pos.occupied().count() as usize,
+        fields[0].chars().filter(char::is_ascii_alphabetic).count(),
+        "{text}"
+    );
+    let side = if fields[1] == "w" {
+        Color::White
+    } else {
+        Color::Black
+    };
     assert_eq!(pos.side_to_move(), side, "{text}");
     let rights = if fields[2] == "-" { 0 } else { fields[2].len() };
-    assert_eq!(pos.castling().bits().count_ones() as usize, rights, "{text}");
+    assert_eq!(
+        pos.castling().bits().count_ones() as usize,
+        rights,
+        "{text}"
+    );
     let board = Board::of(&pos);
     let ep = rookling::board::Square::parse(fields[3]).filter(|&ep| {
         let behind = if side == Color::White { -8 } else { 8 };
@@ -73,7 +85,9 @@ pub fn fen(data: &[u8]) {
         assert_eq!(halfmove.parse().ok(), Some(pos.halfmove_clock()), "{text}");
     }
     if let Some(fullmove) = fields.get(5) {
-        let n: u64 = fullmove.parse().unwrap_or_else(|e| panic!("{text}: accepted fullmove: {e}"));
+        let n: u64 = fullmove
+            .parse()
+            .unwrap_or_else(|e| panic!("{text}: accepted fullmove: {e}"));
         assert_eq!(n.max(1), u64::from(pos.fullmove_number()), "{text}");
     }
     assert_eq!(count_legal(&pos), legal_moves(&pos).len() as u64, "{text}");
@@ -142,7 +156,11 @@ pub fn moves_of(pos: &Position) {
     let chess960 = pos.is_chess960();
     for &mv in list.iter() {
         let uci = mv.to_uci(chess960);
-        assert_eq!(parse_move(pos, &uci), Ok(mv), "{fen}: {uci} does not read back");
+        assert_eq!(
+            parse_move(pos, &uci),
+            Ok(mv),
+            "{fen}: {uci} does not read back"
+        );
         let mut next = pos.clone();
         let undo = next.make(mv);
         assert_eq!(next.key(), next.compute_key(), "{fen}: key after {uci}");
@@ -182,7 +200,7 @@ pub fn perft_modes(data: &[u8]) {
     let fen = pos.to_fen();
     let mut plain = divide(&mut pos.clone(), depth);
     plain.sort_by_key(|(mv, _)| mv.bits());
-    let total: u64 = plain.iter().map(|(_, n)| n).sum();
+    let total: u128 = plain.iter().map(|(_, n)| n).sum();
     assert_eq!(perft(&mut pos.clone(), depth), total, "{fen} depth {depth}");
     let never = AtomicBool::new(false);
     for (threads, hash_mb) in [(2, 0), (1, 1), (2, 1)] {
@@ -190,10 +208,17 @@ pub fn perft_modes(data: &[u8]) {
         let mut other = divide_with(&pos, depth, &options, &never)
             .unwrap_or_else(|| panic!("{fen}: stopped without a stop"));
         other.sort_by_key(|(mv, _)| mv.bits());
-        assert_eq!(other, plain, "{fen} depth {depth}, {threads} threads, {hash_mb} MB");
+        assert_eq!(
+            other, plain,
+            "{fen} depth {depth}, {threads} threads, {hash_mb} MB"
+        );
     }
     if depth <= 2 {
-        assert_eq!(Board::of(&pos).perft(depth), total, "{fen} depth {depth}: reference");
+        assert_eq!(
+            u128::from(Board::of(&pos).perft(depth)),
+            total,
+            "{fen} depth {depth}: reference"
+        );
     }
 }
 
@@ -241,10 +266,18 @@ pub fn uci_line(data: &[u8]) {
                         assert_eq!(fen.split_whitespace().collect::<Vec<_>>().join(" "), *fen);
                         assert!(!fen.is_empty(), "{line:?}: empty FEN");
                     }
-                    assert!(moves.iter().all(|m| !m.is_empty() && !m.contains(char::is_whitespace)));
+                    assert!(
+                        moves
+                            .iter()
+                            .all(|m| !m.is_empty() && !m.contains(char::is_whitespace))
+                    );
                 }
                 if let Some(spelled) = spell(command) {
-                    assert_eq!(parse(&spelled).as_ref(), Ok(command), "{line:?} spelled {spelled:?}");
+                    assert_eq!(
+                        parse(&spelled).as_ref(),
+                        Ok(command),
+                        "{line:?} spelled {spelled:?}"
+                    );
                 }
             }
         }
@@ -275,7 +308,7 @@ impl Model {
         pos.set_chess960(fen_chess960 || self.chess960_option);
         for text in moves {
             let mv = parse_move(&pos, &text.to_ascii_lowercase()).ok()?;
-            pos.make(mv);
+            pos.play(mv);
         }
         Some((pos, fen_chess960))
     }
@@ -294,7 +327,10 @@ pub fn uci_session(data: &[u8]) {
             Some(engine) => engine,
             None => slot.insert(Engine::new().expect("a worker thread")),
         };
-        let reset = ["position startpos", "setoption name UCI_Chess960 value false"];
+        let reset = [
+            "position startpos",
+            "setoption name UCI_Chess960 value false",
+        ];
         for line in reset {
             engine.handle(parse(line).expect("a valid command"));
         }
@@ -322,11 +358,17 @@ pub fn uci_session(data: &[u8]) {
                     }
                     if name.eq_ignore_ascii_case("UCI_Chess960") {
                         match value.as_deref().map(str::trim) {
-                            Some(v) if v.eq_ignore_ascii_case("true") => model.chess960_option = true,
-                            Some(v) if v.eq_ignore_ascii_case("false") => model.chess960_option = false,
+                            Some(v) if v.eq_ignore_ascii_case("true") => {
+                                model.chess960_option = true
+                            }
+                            Some(v) if v.eq_ignore_ascii_case("false") => {
+                                model.chess960_option = false
+                            }
                             _ => {}
                         }
-                        model.pos.set_chess960(model.chess960_option || model.fen_chess960);
+                        model
+                            .pos
+                            .set_chess960(model.chess960_option || model.fen_chess960);
                     }
                 }
                 Command::UciNewGame => {
@@ -344,7 +386,12 @@ pub fn uci_session(data: &[u8]) {
             }
             engine.handle(command);
             let pos = engine.position();
-            assert!(same(pos, &model.pos), "after {line:?}: {} instead of {}", pos.to_fen(), model.pos.to_fen());
+            assert!(
+                same(pos, &model.pos),
+                "after {line:?}: {} instead of {}",
+                pos.to_fen(),
+                model.pos.to_fen()
+            );
             assert_eq!(pos.key(), pos.compute_key(), "after {line:?}");
         }
     });
@@ -359,24 +406,42 @@ pub fn epd(data: &[u8]) {
     let entries = match parse_epd(&text) {
         Ok(entries) => entries,
         Err(e) => {
-            assert!((1..=lines.len().max(1)).contains(&e.line), "{text:?}: {e}");
-            assert!(e.to_string().contains(&format!("line {}", e.line)));
+            match e.line() {
+                Some(line) => assert!((1..=lines.len()).contains(&line), "{text:?}: {e}"),
+                // No line to name: the text holds no position at all.
+                None => {}
+            }
+            assert!(e.at("suite.epd").starts_with("suite.epd:"), "{text:?}: {e}");
             return;
         }
     };
-    assert!(!entries.is_empty(), "{text:?}: a suite with nothing to check accepted");
+    assert!(
+        !entries.is_empty(),
+        "{text:?}: a suite with nothing to check accepted"
+    );
     let mut previous = 0;
     let mut written = String::new();
     for entry in &entries {
-        assert!(entry.line > previous && entry.line <= lines.len(), "{text:?}");
+        assert!(
+            entry.line > previous && entry.line <= lines.len(),
+            "{text:?}"
+        );
         previous = entry.line;
-        assert!(lines[entry.line - 1].trim().starts_with(&entry.fen), "{text:?}");
+        assert!(
+            lines[entry.line - 1].trim().starts_with(&entry.fen),
+            "{text:?}"
+        );
         let pos = Position::from_fen(&entry.fen).expect("an accepted FEN");
         assert_eq!(pos, entry.position, "{text:?}");
         for (i, &(depth, count)) in entry.counts.iter().enumerate() {
             assert!(depth >= 1, "{text:?}");
-            let conflict = entry.counts[..i].iter().any(|&(d, c)| d == depth && c != count);
-            assert!(!conflict, "{text:?}: depth {depth} with two counts accepted");
+            let conflict = entry.counts[..i]
+                .iter()
+                .any(|&(d, c)| d == depth && c != count);
+            assert!(
+                !conflict,
+                "{text:?}: depth {depth} with two counts accepted"
+            );
         }
         written += &entry.fen;
         for (depth, count) in &entry.counts {
@@ -387,7 +452,9 @@ pub fn epd(data: &[u8]) {
     let again = parse_epd(&written).unwrap_or_else(|e| panic!("{written:?}: {e}"));
     let strip = |e: &Vec<_>| -> Vec<_> {
         e.iter()
-            .map(|x: &rookling::perft::epd::EpdEntry| (x.fen.clone(), x.position.clone(), x.counts.clone()))
+            .map(|x: &rookling::perft::epd::EpdEntry| {
+                (x.fen.clone(), x.position.clone(), x.counts.clone())
+            })
             .collect()
     };
     assert_eq!(strip(&again), strip(&entries), "{text:?}");
@@ -409,8 +476,16 @@ pub fn units(data: &[u8]) {
         }
         let parsed = UnitResult::parse(line);
         if let Ok(result) = &parsed {
-            assert_eq!(UnitResult::parse(&result.line()).as_ref(), Ok(result), "{line:?}");
-            assert_eq!(result.nodes % u128::from(result.unit.multiplicity), 0, "{line:?}");
+            assert_eq!(
+                UnitResult::parse(&result.line()).as_ref(),
+                Ok(result),
+                "{line:?}"
+            );
+            assert_eq!(
+                result.nodes % u128::from(result.unit.multiplicity),
+                0,
+                "{line:?}"
+            );
         }
         let origin = Origin {
             source: "fuzz".to_string(),
@@ -423,6 +498,10 @@ pub fn units(data: &[u8]) {
             assert!(merger.add(line, origin).is_err(), "{line:?}: merged twice");
         }
     }
-    assert_eq!(merger.total(), sum, "{text:?}");
+    // A merge gives a total only for a whole split; then it is exactly what was accepted.
+    match merger.finish() {
+        Ok(merged) => assert_eq!(merged.total, sum, "{text:?}"),
+        Err(_) => assert!(accepted == 0 || merger.units() == accepted, "{text:?}"),
+    }
     assert_eq!(merger.units(), accepted, "{text:?}");
 }

@@ -37,7 +37,16 @@ pub fn start(data: &[u8]) -> Option<(Position, &[u8])> {
         let pos = Position::from_fen(SEEDS[usize::from(seed) % SEEDS.len()]).ok()?;
         return Some((pos, rest));
     }
-    let [flags, ep_file, files_lo, files_hi, white_king, black_king, count, rest @ ..] = rest
+    let [
+        flags,
+        ep_file,
+        files_lo,
+        files_hi,
+        white_king,
+        black_king,
+        count,
+        rest @ ..,
+    ] = rest
     else {
         return None;
     };
@@ -61,7 +70,11 @@ pub fn start(data: &[u8]) -> Option<(Position, &[u8])> {
             castling.push(letter);
         } else {
             let file = (b'a' + (rook_files >> (3 * i) & 7) as u8) as char;
-            castling.push(if i < 2 { file.to_ascii_uppercase() } else { file });
+            castling.push(if i < 2 {
+                file.to_ascii_uppercase()
+            } else {
+                file
+            });
         }
     }
     if castling.is_empty() {
@@ -123,7 +136,7 @@ pub fn walk(mut pos: Position, choices: &[u8], max_plies: usize, mut visit: impl
         if moves.is_empty() {
             return;
         }
-        pos.make(moves[usize::from(choice) % moves.len()]);
+        pos.play(moves[usize::from(choice) % moves.len()]);
         visit(&pos);
     }
 }

@@ -150,7 +150,9 @@ impl Board {
         {
             return true;
         }
-        if KNIGHT.iter().any(|&d| has(step(sq, d), &[PieceType::Knight]))
+        if KNIGHT
+            .iter()
+            .any(|&d| has(step(sq, d), &[PieceType::Knight]))
             || KING.iter().any(|&d| has(step(sq, d), &[PieceType::King]))
         {
             return true;
@@ -192,7 +194,11 @@ impl Board {
             match kind {
                 PieceType::Pawn => self.pawn_moves(from, &mut moves),
                 PieceType::Knight | PieceType::King => {
-                    let deltas = if kind == PieceType::Knight { &KNIGHT } else { &KING };
+                    let deltas = if kind == PieceType::Knight {
+                        &KNIGHT
+                    } else {
+                        &KING
+                    };
                     for &d in deltas {
                         if let Some(to) = step(from, d).filter(|&to| free_or_enemy(to)) {
                             moves.push(RefMove::plain(from, to));
