@@ -130,7 +130,7 @@ impl Session {
     }
 
     fn remember(&mut self, entry: String) {
-        if self.log.len() == 60 {
+        if self.log.len() == 400 {
             self.log.pop_front();
         }
         self.log.push_back(entry);
@@ -229,7 +229,10 @@ impl Session {
             return;
         }
         let Ok(mv) = parse_move(pos, best) else {
-            self.fail(&format!("bestmove {best} is not legal for '{command}'"));
+            self.fail(&format!(
+                "bestmove {best} is not legal for '{command}' in {}",
+                pos.to_fen()
+            ));
         };
         match rest {
             [] => {}
@@ -403,7 +406,7 @@ impl Session {
         } else if spoil == 1 {
             moves.push(["e2e5", "a1a1", "zz", "e7e8q"][rng.below(4) as usize].to_string());
         }
-        let head = if start == START_FEN && rng.chance(50) {
+        let head = if fen == START_FEN && rng.chance(50) {
             "position startpos".to_string()
         } else {
             format!("position fen {fen}")
