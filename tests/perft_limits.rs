@@ -73,7 +73,7 @@ fn depths_the_walk_cannot_run_are_refused() {
         &["perft", "2000", "--threads", "2"][..],
         &["perft", "100000"],
         &["perft", "256", "--hash", "1"],
-        &["perft", "--unit", "8/8/8/3k4/8/8/8/3K4 w - - 0 1;300;1"],
+        &["perft", "300", "--split", "1"],
     ] {
         let out = rookling(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
