@@ -144,9 +144,43 @@ fn list(values: impl Iterator<Item = String>) -> String {
     values.collect::<Vec<_>>().join(", ")
 }
 
+/// Tells the tests which outside programs they can use, as `cfg`s: a test that needs
+/// Stockfish carries `#[cfg_attr(not(has_stockfish), ignore = "needs stockfish")]`, so
+/// without it the test shows as ignored instead of passing untested (`tests/tools.rs`
+/// fails under CI, where `CI` is set, if either program is missing).
+fn detect_tools() {
+    println!("cargo::rustc-check-cfg=cfg(has_stockfish)");
+    println!("cargo::rustc-check-cfg=cfg(has_parallel)");
+    println!("cargo::rerun-if-env-changed=PATH");
+    let mut dirs: Vec<_> = env::var_os("PATH")
+        .map(|paths| env::split_paths(&paths).collect())
+        .unwrap_or_default();
+    // Debian installs Stockfish in /usr/games, which is not on root's PATH.
+    for (program, cfg, extra) in [
+        ("stockfish", "has_stockfish", Some("/usr/games")),
+        ("parallel", "has_parallel", None),
+    ] {
+        dirs.extend(extra.map(Into::into));
+        let found = dirs.iter().map(|d| d.join(program)).find(|p| p.is_file());
+        match found {
+            Some(path) => {
+                println!("cargo::rustc-cfg={cfg}");
+                println!("cargo::rerun-if-changed={}", path.display());
+            }
+            // Watch the directories (only those that exist: a missing path would rerun
+            // this script on every build), so installing the program is noticed.
+            None => dirs
+                .iter()
+                .filter(|d| d.is_absolute() && d.is_dir())
+                .for_each(|d| println!("cargo::rerun-if-changed={}", d.display())),
+        }
+    }
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/attacks/rays.rs");
+    detect_tools();
     let out = env::var("OUT_DIR").expect("OUT_DIR is set by cargo");
     let dir = Path::new(&out);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);

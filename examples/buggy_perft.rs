@@ -172,7 +172,7 @@ fn set_position(args: &[&str], chess960: bool) -> Result<Position, String> {
     if let Some((&"moves", list)) = rest.split_first() {
         for text in list {
             let mv = parse_move(&pos, text).map_err(|e| e.to_string())?;
-            pos.make(mv);
+            pos.play(mv);
         }
     }
     Ok(pos)

@@ -82,7 +82,7 @@ fn selfplay(args: &[String]) -> Result<(), String> {
                 break;
             }
             keys.push(pos.key());
-            pos.make(moves[(rng.next() % moves.len() as u64) as usize]);
+            pos.play(moves[(rng.next() % moves.len() as u64) as usize]);
         }
         searcher.clear();
         let mut fens = Vec::new();
@@ -132,7 +132,7 @@ fn selfplay(args: &[String]) -> Result<(), String> {
                 fens.push(pos.to_fen());
             }
             keys.push(pos.key());
-            pos.make(best);
+            pos.play(best);
         }
         for fen in &fens {
             writeln!(out, "{fen};{white_result}").map_err(|e| e.to_string())?;

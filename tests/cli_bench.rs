@@ -1,5 +1,5 @@
 //! `rookling bench` run as engine-testing tools run it: the totals come last, in
-//! Stockfish's format, and the node count is the same on every run.
+//! Stockfish's format, and the node count is the bench signature pinned below.
 
 use std::process::{Command, Output};
 
@@ -30,8 +30,22 @@ fn bench(depth: &str) -> (u64, u64) {
     (nodes, nps)
 }
 
+/// The bench signature: `rookling bench` (depth 13) searches exactly this many nodes.
+/// Any change to move generation, ordering, pruning, evaluation or the hash table
+/// changes it; a change that should not alter the search (a refactoring, a speed-up)
+/// must leave it alone. When a change alters the search on purpose, its commit message
+/// gives the new signature and the evidence (a match result) that the change is good.
+const BENCH_SIGNATURE: u64 = 2_496_932;
+
 #[test]
-fn bench_prints_totals_last_and_repeats_its_node_count() {
+fn bench_prints_totals_last_and_matches_its_signature() {
+    let (nodes, nps) = bench("13");
+    assert_eq!(nodes, BENCH_SIGNATURE);
+    assert!(nps > 0);
+}
+
+#[test]
+fn bench_repeats_its_node_count_at_other_depths() {
     let (a, _) = bench("5");
     let (b, _) = bench("5");
     assert!(a > 1000);

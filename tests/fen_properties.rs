@@ -16,7 +16,7 @@ fn walk(fen: &str, choices: &[usize]) -> Position {
             break;
         }
         let mv = moves[choice % moves.len()];
-        pos.make(mv);
+        pos.play(mv);
     }
     pos
 }
@@ -92,8 +92,23 @@ proptest! {
 
     #[test]
     fn any_text_is_accepted_or_refused(text in "\\PC{0,120}") {
-        let _ = Position::from_fen(&text);
-        let _ = parse(&format!("position fen {text}"));
+        match Position::from_fen(&text) {
+            // Accepted: a position whose own FEN reads back the same, with a right key.
+            Ok(pos) => {
+                let back = Position::from_fen(&pos.to_fen()).expect("our own FEN is valid");
+                prop_assert!(same(&back, &pos), "{}", text);
+                prop_assert_eq!(pos.key(), pos.compute_key());
+            }
+            // Refused: one line saying why.
+            Err(e) => {
+                let message = e.to_string();
+                prop_assert!(!message.is_empty() && !message.contains('\n'), "{:?}", message);
+            }
+        }
+        // A `position fen` line is a position command or an error, never another command.
+        if let Ok(command) = parse(&format!("position fen {text}")) {
+            prop_assert!(matches!(command, Command::Position { .. }), "{:?}", command);
+        }
     }
 
     #[test]

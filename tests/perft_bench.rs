@@ -73,10 +73,12 @@ fn peer_runs_are_checked_and_timed() {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn over_uci_against_stockfish() {
-    let Some(stockfish) = common::stockfish_or_skip("perft_bench_over_uci") else {
-        return;
-    };
+    let stockfish = common::stockfish();
     let stockfish = stockfish.display().to_string();
     let out = rookling(&[
         "perft-bench",

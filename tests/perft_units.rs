@@ -9,24 +9,6 @@ use std::process::{Command, Stdio};
 
 const ROOKLING: &str = env!("CARGO_BIN_EXE_rookling");
 
-/// GNU parallel, or a skip with a printed reason (a failure under CI, which installs it).
-fn parallel_or_skip(test: &str) -> bool {
-    let found = Command::new("parallel")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{test}: GNU parallel is required under CI"
-        );
-        eprintln!("{test}: skipped, GNU parallel not found (apt-get install parallel)");
-    }
-    found
-}
-
 /// Runs split -> parallel -> merge in `dir`; returns (units, total printed by merge).
 fn split_parallel_merge(dir: &Path, fen: &str, depth: u32, ply: u32) -> (usize, String) {
     let units = dir.join("units.txt");
@@ -81,10 +63,11 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_parallel),
+    ignore = "needs GNU parallel (apt-get install parallel)"
+)]
 fn split_parallel_merge_is_exact() {
-    if !parallel_or_skip("split_parallel_merge_is_exact") {
-        return;
-    }
     let dir = temp_dir("units");
     // Kiwipete: 48 units of depth 3 (castling, en passant and promotions below).
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -103,12 +86,162 @@ fn split_parallel_merge_is_exact() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `rookling ARGS` with `stdin` as standard input.
+fn rookling(args: &[&str], stdin: &str) -> std::process::Output {
+    let mut child = Command::new(ROOKLING)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rookling runs");
+    let mut input = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut input, stdin.as_bytes()).expect("stdin written");
+    drop(input);
+    child.wait_with_output().expect("rookling ends")
+}
+
+/// The unit lines of `rookling perft DEPTH --fen FEN --split PLY`.
+fn split(fen: &str, depth: u32, ply: u32) -> Vec<String> {
+    let (depth, ply) = (depth.to_string(), ply.to_string());
+    let out = rookling(&["perft", &depth, "--fen", fen, "--split", &ply], "");
+    assert!(out.status.success(), "split: {out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The result line of `rookling perft --unit LINE`.
+fn count(unit: &str) -> String {
+    let out = rookling(&["perft", "--unit", unit], "");
+    assert!(out.status.success(), "unit {unit}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// `rookling perft --merge -` on `results`: (exit status, stdout, stderr).
+fn merge(results: &str) -> (Option<i32>, String, String) {
+    let out = rookling(&["perft", "--merge", "-"], results);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// Asserts a refused merge: status 2, nothing on stdout, one line on stderr that names
+/// `-:LINE:` (when given) and contains `reason`.
+fn assert_refused(results: &str, line: Option<usize>, reason: &str) {
+    let (status, stdout, stderr) = merge(results);
+    assert_eq!(
+        status,
+        Some(2),
+        "{results}\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    if let Some(line) = line {
+        assert!(
+            stderr.contains(&format!("-:{line}: ")),
+            "line {line}: {stderr}"
+        );
+    }
+    assert!(stderr.contains(reason), "'{reason}' in {stderr}");
+}
+
+/// A small split counted unit by unit: (the result lines, the true total).
+fn small_split_results() -> (Vec<String>, u128) {
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let results: Vec<String> = split(fen, 4, 1).iter().map(|u| count(u)).collect();
+    let mut pos = Position::from_fen(fen).expect("valid FEN");
+    (results, perft(&mut pos, 4))
+}
+
+/// Replaces field `i` (0 = the node count) of a `;`-separated line.
+fn with_field(line: &str, i: usize, value: &str) -> String {
+    let mut fields: Vec<&str> = line.split(';').collect();
+    fields[i] = value;
+    fields.join(";")
+}
+
+#[test]
+fn complete_results_merge_in_any_order_with_crlf_and_blank_lines() {
+    let (results, expected) = small_split_results();
+    assert_eq!(results.len(), 6);
+    let mut shuffled = results.clone();
+    shuffled.reverse();
+    let text = format!("\n{}\r\n  \n", shuffled.join("\r\n"));
+    let (status, stdout, stderr) = merge(&text);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stdout.trim(), format!("Nodes searched: {expected}"));
+}
+
+#[test]
+fn merge_refuses_results_of_different_splits() {
+    // Both splits give units of depth 3 below the start position's children.
+    let start = rookling::board::START_FEN;
+    let a = count(&split(start, 5, 2)[0]);
+    let b = count(&split(start, 4, 1)[1]);
+    assert_refused(&format!("{a}\n{b}\n"), Some(2), "split");
+}
+
+#[test]
+fn merge_refuses_a_unit_counted_twice_under_any_spelling() {
+    let (results, _) = small_split_results();
+    let first = &results[0];
+    let fen = first.split(';').nth(1).expect("a FEN field");
+    let counters = fen.rsplitn(3, ' ').nth(2).expect("FEN without counters");
+    let nodes: u128 = first
+        .split(';')
+        .next()
+        .expect("nodes")
+        .parse()
+        .expect("a count");
+    let multiplicity: u128 = first
+        .split(';')
+        .nth(3)
+        .expect("mult")
+        .parse()
+        .expect("a number");
+    let doubled = with_field(
+        &with_field(first, 3, &(2 * multiplicity).to_string()),
+        0,
+        &(2 * nodes).to_string(),
+    );
+    for copy in [
+        first.clone(),
+        format!("  {first}  "),
+        with_field(first, 1, &format!("{counters} 7 42")),
+        with_field(first, 1, counters),
+        doubled,
+    ] {
+        let text = format!("{}\n{copy}\n", results.join("\n"));
+        let (status, stdout, stderr) = merge(&text);
+        assert_eq!(status, Some(2), "copy {copy} accepted: {stdout}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("-:{}: ", results.len() + 1)),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn merge_refuses_missing_units_and_nothing() {
+    let (results, _) = small_split_results();
+    let text = format!("{}\n{}\n", results[0], results[2..].join("\n"));
+    assert_refused(&text, None, "missing");
+    assert_refused(&text, None, "2");
+    for nothing in ["", "\n", "  \n\n\t\r\n"] {
+        assert_refused(nothing, None, "nothing to merge");
+    }
+}
+
 #[test]
 fn merge_names_the_bad_line() {
     let dir = temp_dir("merge");
     let good = dir.join("good.txt");
     let bad = dir.join("bad.txt");
-    std::fs::write(&good, format!("20;{};1;1\n", rookling::board::START_FEN)).expect("write");
+    let (results, _) = small_split_results();
+    std::fs::write(&good, results.join("\n")).expect("write");
     std::fs::write(&bad, "\nnot a result\n").expect("write");
     let merge = Command::new(ROOKLING)
         .args(["perft", "--merge"])

@@ -61,10 +61,12 @@ fn json_summary() {
 /// With --reference the file's counts are not used: Stockfish is right where the file
 /// is wrong.
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn reference_engine_gives_the_expected_counts() {
-    let Some(stockfish) = common::stockfish_or_skip("suite_reference_engine") else {
-        return;
-    };
+    let stockfish = common::stockfish();
     let stockfish = stockfish.display().to_string();
     let out = rookling(&[
         "suite",
@@ -105,4 +107,56 @@ fn unreadable_file_and_bad_line() {
     assert!(stderr.contains(&format!("{name}:3: 'D1 x'")), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `rookling suite` on `text` written to a temporary file: (status, stderr, the
+/// file's name).
+fn suite_on(name: &str, text: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let dir = std::env::temp_dir().join(format!("rookling-suite-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.epd"));
+    std::fs::write(&file, text).expect("written");
+    let path = file.display().to_string();
+    let mut all = vec!["suite", path.as_str()];
+    all.extend_from_slice(args);
+    let out = rookling(&all);
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr, path)
+}
+
+#[test]
+fn a_suite_that_checks_nothing_is_an_error() {
+    for (name, text) in [
+        ("empty", ""),
+        ("blank", "\n  \r\n\t\n"),
+        ("comments", "# a suite\n\n# nothing else\r\n"),
+    ] {
+        let (status, stderr, path) = suite_on(name, text, &[]);
+        assert_eq!(status, Some(2), "{name}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("{path}: no positions")),
+            "{stderr}"
+        );
+    }
+    // Every count above the budget, or deeper than --depth: nothing would be verified.
+    let text = "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D2 66 ;D3 1197\n";
+    for args in [&["--max-nodes", "10"][..], &["--depth", "1"][..]] {
+        let (status, stderr, _) = suite_on("budget", text, args);
+        assert_eq!(status, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("no count checked"), "{stderr}");
+    }
+}
+
+#[test]
+fn two_counts_for_one_depth_are_an_error() {
+    let text = "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n\
+                4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;d1 16\n";
+    let (status, stderr, path) = suite_on("twice", text, &[]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("{path}:2: ")), "{stderr}");
+    assert!(stderr.contains("depth 1"), "{stderr}");
 }

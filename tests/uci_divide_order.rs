@@ -7,6 +7,7 @@ mod common;
 use common::Uci;
 use rookling::board::Position;
 use rookling::movegen::legal_moves;
+use rookling::perft::epd::parse_epd;
 use std::path::Path;
 
 /// A seeded generator (64-bit LCG), so a failure can be replayed.
@@ -22,17 +23,14 @@ impl Lcg {
     }
 }
 
-/// The FENs of a suite file (the text before the first `;`).
+/// The FENs of a suite file, read by the library's EPD reader.
 fn suite(name: &str) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name);
     let text = std::fs::read_to_string(&path).expect("suite file");
-    text.lines()
-        .filter_map(|l| l.split(';').next())
-        .map(|f| f.trim().to_string())
-        .filter(|f| !f.is_empty())
-        .collect()
+    let suite = parse_epd(&text).unwrap_or_else(|e| panic!("{}", e.at(name)));
+    suite.into_iter().map(|entry| entry.fen).collect()
 }
 
 /// Positions every `step` plies along a random game of `plies` from `fen`.
@@ -55,7 +53,7 @@ fn walk(fen: &str, rng: &mut Lcg, plies: usize, step: usize) -> Vec<String> {
         } else {
             moves[rng.below(moves.len())]
         };
-        pos.make(mv);
+        pos.play(mv);
         if ply % step == 0 {
             fens.push(pos.to_fen());
         }
@@ -77,9 +75,7 @@ fn divide_lines(engine: &mut Uci, fen: &str) -> Vec<String> {
 }
 
 fn compare(fens: &[String], chess960: bool) {
-    let Some(stockfish) = common::stockfish_or_skip("divide_order_matches_stockfish") else {
-        return;
-    };
+    let stockfish = common::stockfish();
     let mut sf = Uci::start(&stockfish);
     let mut ours = Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")));
     for engine in [&mut sf, &mut ours] {
@@ -101,11 +97,19 @@ fn compare(fens: &[String], chess960: bool) {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn divide_order_matches_stockfish_standard() {
     compare(&suite("standard.epd"), false);
 }
 
 #[test]
+#[cfg_attr(
+    not(has_stockfish),
+    ignore = "needs stockfish (apt-get install stockfish)"
+)]
 fn divide_order_matches_stockfish_chess960() {
     let fens = suite("fischer.epd");
     let sample: Vec<String> = fens.iter().step_by(4).cloned().collect();

@@ -5,10 +5,11 @@
 mod common;
 
 use common::Uci;
+use rookling::perft::epd::parse_epd;
 use std::path::Path;
 
 /// Entries above this many nodes are left to `tests/perft_suites.rs`' ignored test.
-const NODE_BUDGET: u64 = 1_000_000;
+const NODE_BUDGET: u128 = 1_000_000;
 
 fn run_suite(name: &str, chess960: bool) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -20,17 +21,10 @@ fn run_suite(name: &str, chess960: bool) {
     engine.send("setoption name Threads value 2");
     engine.send("setoption name PerftHash value 16");
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let mut fields = line.split(';');
-        let fen = fields.next().expect("a FEN").trim();
-        for entry in fields {
-            let mut words = entry.split_whitespace();
-            let depth: u32 = words
-                .next()
-                .and_then(|d| d.strip_prefix('D'))
-                .and_then(|d| d.parse().ok())
-                .expect("Dn");
-            let nodes: u64 = words.next().and_then(|n| n.parse().ok()).expect("count");
+    let suite = parse_epd(&text).unwrap_or_else(|e| panic!("{}", e.at(name)));
+    for entry in &suite {
+        let fen = &entry.fen;
+        for &(depth, nodes) in &entry.counts {
             if nodes > NODE_BUDGET {
                 continue;
             }

@@ -9,6 +9,16 @@ impl Position {
     /// Parses and validates a FEN. The move counters may be left out (they default to
     /// `0 1`). Shredder-FEN letters, or rights whose king or rook stands off its standard
     /// square, switch Chess960 spelling on.
+    ///
+    /// ```
+    /// use rookling::board::Position;
+    ///
+    /// let pos = Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -").unwrap();
+    /// assert_eq!(pos.to_fen(), "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+    /// // Every way a FEN can be wrong is a typed error with a one-line message.
+    /// let error = Position::from_fen("8/8/8/8/8/8/8/K7 w - - 0 1").unwrap_err();
+    /// assert!(!error.to_string().is_empty());
+    /// ```
     pub fn from_fen(fen: &str) -> Result<Self, FenError> {
         attacks::init();
         let fields: Vec<&str> = fen.split_whitespace().collect();
@@ -175,13 +185,17 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let impossible = || FenError::ImpossibleEnPassant(field.to_string());
+        // The rank first: the squares beside `ep` below are on the board only then.
+        let ep_rank = if us == Color::White { 5 } else { 2 };
+        if ep.rank() != ep_rank {
+            return Err(impossible());
+        }
         // The pawn that pushed stands one square past `ep`; it came from one square before.
-        let (ep_rank, pushed, origin) = match us {
-            Color::White => (5, ep.offset(-8), ep.offset(8)),
-            Color::Black => (2, ep.offset(8), ep.offset(-8)),
+        let (pushed, origin) = match us {
+            Color::White => (ep.offset(-8), ep.offset(8)),
+            Color::Black => (ep.offset(8), ep.offset(-8)),
         };
-        if ep.rank() != ep_rank
-            || self.piece_on(pushed) != Piece::new(them, PieceType::Pawn)
+        if self.piece_on(pushed) != Piece::new(them, PieceType::Pawn)
             || !self.piece_on(ep).is_none()
             || !self.piece_on(origin).is_none()
         {
@@ -394,6 +408,14 @@ mod tests {
                 matches!(e, ImpossibleEnPassant(_))
             }),
             ("4k3/3p4/8/3pP3/8/8/8/4K3 w - d6 0 1", |e| {
+                matches!(e, ImpossibleEnPassant(_))
+            }),
+            // Found by fuzzing: squares on the edge ranks, whose neighbours one rank
+            // further are off the board (a debug assertion fired before the fix).
+            ("8/8/8/KPp4r/8/8/8/6k1 w - e8 0 1", |e| {
+                matches!(e, ImpossibleEnPassant(_))
+            }),
+            ("8/8/8/KPp4r/8/8/8/6k1 b - c1 0 1", |e| {
                 matches!(e, ImpossibleEnPassant(_))
             }),
         ];

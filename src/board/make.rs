@@ -23,7 +23,7 @@ impl Undo {
 
 /// What [`Position::unmake_lite`] restores: bitboards, en passant square, castling rights.
 #[derive(Clone, Copy, Debug)]
-pub struct LiteUndo {
+pub(crate) struct LiteUndo {
     by_type: [Bitboard; 6],
     by_color: [Bitboard; 2],
     ep: Option<Square>,
@@ -31,8 +31,16 @@ pub struct LiteUndo {
 }
 
 impl Position {
+    /// Plays the legal move `mv` for good; [`make`](Self::make) when it is to be taken
+    /// back.
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        let _ = self.make(mv);
+    }
+
     /// Plays the legal move `mv`; returns what [`unmake`](Self::unmake) needs.
     #[inline(always)]
+    #[must_use = "unmake needs the Undo; use play() to keep the move"]
     pub fn make(&mut self, mv: Move) -> Undo {
         let us = self.side;
         let them = us.flip();
@@ -185,7 +193,8 @@ impl Position {
     /// uses it for the last move it makes, whose replies it only counts;
     /// [`unmake_lite`](Self::unmake_lite) takes it back.
     #[inline(always)]
-    pub fn make_lite(&mut self, mv: Move) -> LiteUndo {
+    #[must_use = "unmake_lite needs the LiteUndo: the position is half-updated until then"]
+    pub(crate) fn make_lite(&mut self, mv: Move) -> LiteUndo {
         let undo = LiteUndo {
             by_type: self.by_type,
             by_color: self.by_color,
@@ -246,7 +255,7 @@ impl Position {
 
     /// Takes back [`make_lite`](Self::make_lite) with the record it returned.
     #[inline(always)]
-    pub fn unmake_lite(&mut self, undo: &LiteUndo) {
+    pub(crate) fn unmake_lite(&mut self, undo: &LiteUndo) {
         self.by_type = undo.by_type;
         self.by_color = undo.by_color;
         self.ep = undo.ep;

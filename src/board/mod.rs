@@ -15,7 +15,7 @@ pub mod zobrist;
 pub use crate::types::{Bitboard, Color, Piece, PieceType, Square};
 pub use castling::{CastlePath, CastleSide, Castling};
 pub use error::FenError;
-pub use make::{LiteUndo, Undo};
+pub use make::Undo;
 pub use moves::{Move, MoveKind, UciMove};
 
 use crate::attacks;

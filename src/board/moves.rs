@@ -48,6 +48,19 @@ impl Move {
         Self(Self::normal(from, to).0 | (piece as u16 - 1) << 12 | 1 << 14)
     }
 
+    /// The four promotions of a pawn going from `from` to `to`, queen first: the one
+    /// place promotions are expanded.
+    #[inline(always)]
+    pub const fn promotions(from: Square, to: Square) -> [Self; 4] {
+        let [q, r, b, n] = PieceType::PROMOTIONS;
+        [
+            Self::promotion(from, to, q),
+            Self::promotion(from, to, r),
+            Self::promotion(from, to, b),
+            Self::promotion(from, to, n),
+        ]
+    }
+
     /// An en passant capture to the en passant square `to`.
     #[inline(always)]
     pub const fn en_passant(from: Square, to: Square) -> Self {

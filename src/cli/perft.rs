@@ -6,7 +6,8 @@ use super::CliError;
 use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
 use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
-use crate::perft::{PerftOptions, divide_with, perft_with};
+use crate::perft::{MAX_DEPTH, PerftOptions, divide_with, perft_with};
+use crate::uci::divide::{RootOrder, divide_lines};
 use clap::Args;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -42,15 +43,18 @@ pub struct PerftArgs {
           value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
     pub hash_mb: u32,
     /// Instead of counting, print the work units PLY plies below the position, one line
-    /// each: `FEN;DEPTH;MULTIPLICITY` (transpositions merged).
+    /// each: `FEN;DEPTH;MULTIPLICITY;split ...;unit I of N;check ...` (transpositions
+    /// merged; see docs/distributed.md).
     #[arg(long, value_name = "PLY", conflicts_with = "stats")]
     pub split: Option<u32>,
-    /// Count one work unit line; prints `NODES;FEN;DEPTH;MULTIPLICITY` (NODES = the
-    /// unit's perft times its multiplicity).
+    /// Count one work unit line; prints `NODES;` and the unit line (NODES = the unit's
+    /// perft times its multiplicity).
     #[arg(long, value_name = "LINE",
           conflicts_with_all = ["depth", "fen", "moves", "split", "stats", "merge"])]
     pub unit: Option<String>,
     /// Sum the unit results in FILES (`-` = standard input) exactly; prints the total.
+    /// Refuses results of another split, a unit counted twice, missing units and an
+    /// empty merge.
     #[arg(long, num_args = 1.., value_name = "FILES",
           conflicts_with_all = ["depth", "fen", "moves", "split", "stats"])]
     pub merge: Vec<PathBuf>,
@@ -80,27 +84,31 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         return merge(&args.merge);
     }
     let depth = args.depth.unwrap_or(0);
+    check_depth(depth)?;
     let pos = setup(&args.fen, &args.moves, args.chess960)?;
     if let Some(ply) = args.split {
         return split(&pos, depth, ply);
     }
-    let chess960 = pos.is_chess960();
     let never = AtomicBool::new(false);
     let divide = divide_with(&pos, depth, &options, &never).unwrap_or_default();
-    let total = if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|(_, n)| n).sum()
-    };
     let mut out = std::io::stdout().lock();
-    for (mv, nodes) in divide {
-        writeln!(out, "{}: {nodes}", mv.uci(chess960))?;
+    for line in divide_lines(&pos, depth, &divide, RootOrder::Generator) {
+        writeln!(out, "{line}")?;
     }
-    writeln!(out, "\nNodes searched: {total}")?;
     if args.stats {
         write!(out, "\n{}", crate::perft::stats::stats(&pos, depth))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a depth deeper than the walk runs (the same limit as UCI `go perft`).
+fn check_depth(depth: u32) -> Result<(), CliError> {
+    if depth > MAX_DEPTH {
+        return Err(CliError::Other(format!(
+            "the depth must be at most {MAX_DEPTH}, not {depth}"
+        )));
+    }
+    Ok(())
 }
 
 /// `--split PLY`: the work units, one line each, on stdout.
@@ -110,7 +118,14 @@ fn split(pos: &Position, depth: u32, ply: u32) -> Result<ExitCode, CliError> {
             "--split {ply} is deeper than the depth {depth}"
         )));
     }
-    let units = units::split(pos, depth, ply);
+    let units = units::split(pos, depth, ply).map_err(|e| CliError::Other(e.to_string()))?;
+    if units.is_empty() {
+        // No result could ever be merged: say the answer instead of an empty split.
+        return Err(CliError::Other(format!(
+            "no position {ply} plies below the root (perft {ply} is 0, so perft {depth} \
+             is 0): nothing to split"
+        )));
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for unit in &units {
         writeln!(out, "{}", unit.line())?;
@@ -123,19 +138,19 @@ fn split(pos: &Position, depth: u32, ply: u32) -> Result<ExitCode, CliError> {
 
 /// `--unit LINE`: counts one unit, prints its result line.
 fn count_unit(line: &str, options: &PerftOptions) -> Result<ExitCode, CliError> {
-    let (unit, pos) =
-        Unit::parse(line).map_err(|e| CliError::Other(format!("bad unit '{line}': {e}")))?;
+    let bad = |e: units::UnitError| CliError::Other(format!("bad unit '{}': {e}", line.trim()));
+    let (unit, pos) = Unit::parse(line).map_err(bad)?;
+    check_depth(unit.depth)?;
     let never = AtomicBool::new(false);
-    let nodes = perft_with(&pos, unit.depth, options, &never).unwrap_or(0);
-    writeln!(
-        std::io::stdout().lock(),
-        "{}",
-        UnitResult::new(unit, nodes).line()
-    )?;
+    let nodes = perft_with(&pos, unit.depth, options, &never)
+        .ok_or_else(|| CliError::Other("perft stopped".into()))?;
+    let result = UnitResult::new(unit, nodes).map_err(bad)?;
+    writeln!(std::io::stdout().lock(), "{}", result.line())?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--merge FILES`: the exact sum of the result lines in `files`.
+/// `--merge FILES`: the exact sum of the result lines in `files`, which must be the
+/// results of every unit of one split, each once.
 fn merge(files: &[PathBuf]) -> Result<ExitCode, CliError> {
     let mut merger = Merger::new();
     for file in files {
@@ -157,11 +172,10 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, CliError> {
                 .map_err(|e| CliError::Other(e.to_string()))?;
         }
     }
-    log::info!("merged {} units", merger.units());
-    writeln!(
-        std::io::stdout().lock(),
-        "Nodes searched: {}",
-        merger.total()
-    )?;
+    let merged = merger
+        .finish()
+        .map_err(|e| CliError::Other(e.to_string()))?;
+    log::info!("merged {} units of {}", merger.units(), merged.split);
+    writeln!(std::io::stdout().lock(), "Nodes searched: {}", merged.total)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -50,8 +50,8 @@ struct Failure {
     line: usize,
     fen: String,
     depth: u32,
-    expected: u64,
-    actual: u64,
+    expected: u128,
+    actual: u128,
     compare: String,
 }
 
@@ -61,7 +61,11 @@ struct Summary {
     file: String,
     positions: usize,
     runs: usize,
-    nodes: u64,
+    /// Counts not run: above `--max-nodes`, or deeper than `--depth`.
+    skipped: usize,
+    /// Positions of which no count was run.
+    unchecked_positions: usize,
+    nodes: u128,
     seconds: f64,
     nodes_per_second: u64,
     failures: Vec<Failure>,
@@ -72,8 +76,7 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
     let name = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::Other(format!("cannot read {name}: {e}")))?;
-    let suite = parse_epd(&text)
-        .map_err(|e| CliError::Other(format!("{name}:{}: {}", e.line, e.problem)))?;
+    let suite = parse_epd(&text).map_err(|e| CliError::Other(e.at(&name)))?;
     if let (Some(path), None) = (&args.engines, &args.reference) {
         // A file the user named must be valid even when no name from it is used.
         crate::compare::config::load(Some(path))?;
@@ -107,27 +110,31 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
     };
     let never = AtomicBool::new(false);
     let start = Instant::now();
-    let (mut runs, mut nodes, mut failures) = (0, 0u64, Vec::new());
+    let max_nodes = u128::from(args.max_nodes);
+    let (mut runs, mut skipped, mut unchecked) = (0, 0, 0);
+    let (mut nodes, mut failures) = (0u128, Vec::new());
     for entry in &suite {
         bar.set_message(entry.fen.clone());
+        let runs_before = runs;
         for depth in depths(entry, args.depth) {
             let written = entry.counts.iter().find(|c| c.0 == depth).map(|c| c.1);
-            if written.is_some_and(|n| n > args.max_nodes) {
+            if written.is_some_and(|n| n > max_nodes) {
                 break;
             }
             let expected = match reference.as_mut() {
                 Some(engine) => {
                     engine.set_chess960(entry.position.is_chess960())?;
-                    engine.perft(&entry.fen, &[], depth)?.total
+                    u128::from(engine.perft(&entry.fen, &[], depth)?.total)
                 }
                 None => written.unwrap_or_default(),
             };
-            if expected > args.max_nodes {
+            if expected > max_nodes {
                 break;
             }
-            let actual = perft_with(&entry.position, depth, &options, &never).unwrap_or(0);
+            let actual = perft_with(&entry.position, depth, &options, &never)
+                .ok_or_else(|| CliError::Other("perft stopped".into()))?;
             runs += 1;
-            nodes += actual;
+            nodes = nodes.saturating_add(actual);
             if actual != expected {
                 let compare = compare_command(entry, depth, args.reference.as_deref());
                 bar.suspend(|| {
@@ -146,14 +153,31 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
                 });
             }
         }
+        let planned = match entry.counts.len() {
+            0 => args.depth.unwrap_or_default() as usize,
+            n => n,
+        };
+        skipped += planned.saturating_sub(runs - runs_before);
+        unchecked += usize::from(runs == runs_before);
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if runs == 0 {
+        // Nothing was verified: that is not a pass.
+        let depth = args.depth.map(|d| format!(" or deeper than --depth {d}"));
+        return Err(CliError::Other(format!(
+            "{name}: no count checked: every count is above --max-nodes {}{}",
+            args.max_nodes,
+            depth.unwrap_or_default()
+        )));
+    }
     let seconds = start.elapsed().as_secs_f64();
     let summary = Summary {
         file: name,
         positions: suite.len(),
         runs,
+        skipped,
+        unchecked_positions: unchecked,
         nodes,
         seconds,
         nodes_per_second: (nodes as f64 / seconds.max(1e-9)) as u64,
@@ -243,6 +267,13 @@ fn write_summary(out: &mut impl Write, s: &Summary, reference: bool) -> std::io:
         s.seconds,
         s.nodes_per_second as f64 / 1e6
     )?;
+    if s.skipped > 0 {
+        writeln!(
+            out,
+            "skipped: {} counts above --max-nodes or --depth ({} positions not checked at all)",
+            s.skipped, s.unchecked_positions
+        )?;
+    }
     writeln!(out, "failures: {}", s.failures.len())?;
     for f in &s.failures {
         writeln!(out, "\nline {}: {}", f.line, f.fen)?;

@@ -4,8 +4,11 @@ use crate::board::Move;
 use std::mem::MaybeUninit;
 use std::ops::Deref;
 
-/// The most legal moves any chess position has is 218; 256 leaves room.
-pub const MAX_MOVES: usize = 256;
+/// More moves than any position Rookling accepts can have: a side has at most 15 pieces
+/// besides its king (FEN validation refuses more than 16), none with more than a
+/// queen's 27 moves (a promoting pawn has 12), plus 8 king steps and 2 castlings. (The
+/// most any reachable position has is 218.)
+pub const MAX_MOVES: usize = 15 * 27 + 8 + 2;
 
 /// Up to [`MAX_MOVES`] moves, stored inline; the unused tail is never initialised
 /// (a perft makes millions of lists).
@@ -41,11 +44,13 @@ impl MoveList {
     }
 
     /// Appends a move.
+    ///
+    /// # Panics
+    /// When the list already holds [`MAX_MOVES`] moves, which the legal moves of a
+    /// position never reach.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        // SAFETY: a legal position has at most 218 moves, below the capacity.
-        unsafe { self.moves.get_unchecked_mut(self.len).write(mv) };
+        self.moves[self.len].write(mv);
         self.len += 1;
     }
 

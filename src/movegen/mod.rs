@@ -44,13 +44,8 @@ impl Visitor for MoveList {
         for to in targets {
             let from = to.offset(-delta);
             if promotion {
-                for piece in [
-                    PieceType::Queen,
-                    PieceType::Rook,
-                    PieceType::Bishop,
-                    PieceType::Knight,
-                ] {
-                    self.push(Move::promotion(from, to, piece));
+                for mv in Move::promotions(from, to) {
+                    self.push(mv);
                 }
             } else {
                 self.push(Move::normal(from, to));
@@ -86,6 +81,17 @@ impl Visitor for Counter {
 }
 
 /// All legal moves of the side to move.
+///
+/// ```
+/// use rookling::board::Position;
+/// use rookling::movegen::legal_moves;
+///
+/// let pos = Position::startpos();
+/// let moves = legal_moves(&pos);
+/// assert_eq!(moves.len(), 20);
+/// assert!(moves.iter().any(|mv| mv.to_uci(false) == "e2e4"));
+/// ```
+#[must_use]
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate_all(pos, &mut list);
@@ -94,6 +100,7 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 
 /// The number of legal moves, counted by popcount.
 #[inline]
+#[must_use]
 pub fn count_legal(pos: &Position) -> u64 {
     let mut counter = Counter(0);
     generate_all(pos, &mut counter);

@@ -66,7 +66,7 @@ pub fn play_moves<S: AsRef<str>>(pos: &mut Position, moves: &[S]) -> Result<(), 
     let mut next = pos.clone();
     for text in moves {
         let mv = parse_move(&next, text.as_ref())?;
-        next.make(mv);
+        next.play(mv);
     }
     *pos = next;
     Ok(())

@@ -2,7 +2,7 @@
 //! [`Visitor`] that drops every target not holding an enemy piece.
 
 use super::{MoveList, Visitor, generate_all};
-use crate::board::{Bitboard, Move, MoveKind, PieceType, Position, Square};
+use crate::board::{Bitboard, Move, MoveKind, Position, Square};
 
 /// Keeps captures (en passant included) and promotions; promotions other than to a queen
 /// are kept only when they capture.
@@ -24,11 +24,11 @@ impl Visitor for Tactical {
             return;
         }
         for to in targets {
-            let from = to.offset(-delta);
-            self.list.push(Move::promotion(from, to, PieceType::Queen));
+            let [queen, under @ ..] = Move::promotions(to.offset(-delta), to);
+            self.list.push(queen);
             if self.theirs.has(to) {
-                for piece in [PieceType::Rook, PieceType::Bishop, PieceType::Knight] {
-                    self.list.push(Move::promotion(from, to, piece));
+                for mv in under {
+                    self.list.push(mv);
                 }
             }
         }
@@ -56,6 +56,7 @@ pub fn tactical_moves(pos: &Position) -> MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::PieceType;
     use crate::movegen::legal_moves;
 
     #[test]

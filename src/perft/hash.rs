@@ -24,6 +24,8 @@ const GEN_MASK: u64 = ((1 << GEN_BITS) - 1) << DEPTH_BITS;
 const COUNT_SHIFT: u32 = DEPTH_BITS + GEN_BITS;
 /// Counts at or above this do not fit in an entry and are not stored.
 const COUNT_LIMIT: u64 = 1 << (64 - COUNT_SHIFT);
+/// The deepest subtree an entry can hold (deeper ones are neither stored nor probed).
+pub const MAX_DEPTH: u32 = DEPTH_MASK as u32;
 /// Entries per bucket.
 const WAYS: usize = 4;
 
@@ -58,6 +60,7 @@ impl Table {
     }
 
     /// Number of entries.
+    #[cfg(test)]
     pub fn entries(&self) -> usize {
         self.len * WAYS
     }
@@ -163,15 +166,23 @@ impl Run {
         }
     }
 
-    /// The count stored for the position with Zobrist key `key` at `depth`, if any.
+    /// The count stored for the position with Zobrist key `key` at `depth`, if any
+    /// (never for a depth above [`MAX_DEPTH`]).
     #[inline(always)]
     pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         self.table.probe(key ^ self.salt, depth, self.generation)
     }
 
-    /// Stores `count` for the position with Zobrist key `key` at `depth` (`1..=63`).
+    /// Stores `count` for the position with Zobrist key `key` at `depth`; a depth above
+    /// [`MAX_DEPTH`] or a count an entry cannot hold is not stored.
     #[inline(always)]
     pub fn store(&self, key: u64, depth: u32, count: u64) {
+        if depth > MAX_DEPTH {
+            return;
+        }
         self.table
             .store(key ^ self.salt, depth, self.generation, count);
     }
@@ -365,6 +376,20 @@ mod tests {
         assert_eq!(table.probe(7, 20, 1), None);
         table.store(7, 20, 1, COUNT_LIMIT - 1);
         assert_eq!(table.probe(7, 20, 1), Some(COUNT_LIMIT - 1));
+    }
+
+    /// Depths past the entry's depth field are neither stored nor found (they would
+    /// spill into the generation bits).
+    #[test]
+    fn depths_too_deep_are_not_stored() {
+        let run = Run::on(Arc::new(Table::new(1).expect("1 MB")));
+        run.store(9, MAX_DEPTH, 5);
+        assert_eq!(run.probe(9, MAX_DEPTH), Some(5));
+        for depth in [MAX_DEPTH + 1, MAX_DEPTH + 2, 128, 255] {
+            run.store(9, depth, 6);
+            assert_eq!(run.probe(9, depth), None, "depth {depth}");
+        }
+        assert_eq!(run.probe(9, MAX_DEPTH), Some(5));
     }
 
     #[test]

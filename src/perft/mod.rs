@@ -1,6 +1,8 @@
 //! Perft: counts the leaf nodes of the legal move tree, exactly.
 //!
-//! Pure functions on a [`Position`]; printing belongs to the UCI and CLI layers.
+//! Pure functions on a [`Position`]; printing belongs to the UCI and CLI layers. Counts
+//! are `u128`: exact at any depth (a perft's count passes 2^64 well within
+//! [`MAX_DEPTH`]).
 //! - [`tree`]: the single-thread walk (last ply bulk-counted by popcount, never made);
 //! - [`parallel`]: the tree cut into subtrees shared out to threads;
 //! - [`hash`]: the optional transposition table of subtree counts;
@@ -8,7 +10,7 @@
 //!   the exact sum of their results.
 
 pub mod epd;
-pub mod hash;
+pub(crate) mod hash;
 mod parallel;
 pub mod stats;
 mod tree;
@@ -37,19 +39,45 @@ impl Default for PerftOptions {
     }
 }
 
-/// The number of leaf nodes `depth` plies below `pos` (`perft(0)` is 1).
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+/// The deepest perft the walk runs (each ply takes stack: see [`STACK_BYTES`]); callers
+/// refuse deeper requests.
+pub const MAX_DEPTH: u32 = 255;
+
+/// The stack to give a thread that walks up to [`MAX_DEPTH`] plies. A release build
+/// needs under 1 KB a ply (measured with `ulimit -s`: `perft 255 --hash 1` on two bare
+/// kings runs in 210 KB of stack, `perft 100` in 90 KB); a debug build needs several
+/// times that. Only the part used is ever touched, so this is generous.
+pub const STACK_BYTES: usize = 16 << 20;
+
+/// The number of leaf nodes `depth` plies below `pos` (`perft(0)` is 1); 0 for a depth
+/// above [`MAX_DEPTH`].
+///
+/// ```
+/// use rookling::board::Position;
+/// use rookling::perft::perft;
+///
+/// let mut pos = Position::startpos();
+/// assert_eq!(perft(&mut pos, 4), 197_281);
+/// assert_eq!(perft(&mut pos, 0), 1);
+/// ```
+#[must_use]
+pub fn perft(pos: &mut Position, depth: u32) -> u128 {
     let never = AtomicBool::new(false);
     perft_with(pos, depth, &PerftOptions::default(), &never).unwrap_or(0)
 }
 
-/// [`perft`] with options, ending early with `None` once `stop` is set.
+/// [`perft`] with options, ending early with `None` once `stop` is set (and `None` for a
+/// depth above [`MAX_DEPTH`]).
+#[must_use]
 pub fn perft_with(
     pos: &Position,
     depth: u32,
     options: &PerftOptions,
     stop: &AtomicBool,
-) -> Option<u64> {
+) -> Option<u128> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
     if depth == 0 {
         return Some(1);
     }
@@ -57,23 +85,42 @@ pub fn perft_with(
     Some(divide.iter().map(|&(_, nodes)| nodes).sum())
 }
 
-/// Each legal move with the perft of `depth - 1` below it (empty for depth 0).
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+/// Each legal move with the perft of `depth - 1` below it (empty for depth 0, and for a
+/// depth above [`MAX_DEPTH`]).
+///
+/// ```
+/// use rookling::board::Position;
+/// use rookling::perft::divide;
+///
+/// let mut pos = Position::startpos();
+/// let divide = divide(&mut pos, 3);
+/// assert_eq!(divide.len(), 20);
+/// assert_eq!(divide.iter().map(|(_, nodes)| nodes).sum::<u128>(), 8_902);
+/// let e2e4 = divide.iter().find(|(mv, _)| mv.to_uci(false) == "e2e4").unwrap();
+/// assert_eq!(e2e4.1, 600);
+/// ```
+#[must_use]
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u128)> {
     let never = AtomicBool::new(false);
     divide_with(pos, depth, &PerftOptions::default(), &never).unwrap_or_default()
 }
 
-/// [`divide`] with options, ending early with `None` once `stop` is set.
+/// [`divide`] with options, ending early with `None` once `stop` is set (and `None` for
+/// a depth above [`MAX_DEPTH`]).
 ///
 /// A hash table, if asked for, is allocated once and kept for later calls of the same
 /// size; each run sees only its own entries (if the memory cannot be had, the run goes
 /// without a table).
+#[must_use]
 pub fn divide_with(
     pos: &Position,
     depth: u32,
     options: &PerftOptions,
     stop: &AtomicBool,
-) -> Option<Vec<(Move, u64)>> {
+) -> Option<Vec<(Move, u128)>> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
     if depth == 0 {
         return Some(Vec::new());
     }
@@ -136,6 +183,54 @@ mod tests {
         }
     }
 
+    /// A count past 2^64 (two bare kings, depth 24) is exact in every mode; the hash
+    /// makes it quick. Root moves' counts pass 2^64 too.
+    #[test]
+    fn counts_past_2_pow_64_are_exact() {
+        let pos = Position::from_fen("8/8/8/3k4/8/8/8/3K4 w - - 0 1").expect("valid FEN");
+        let never = AtomicBool::new(false);
+        for threads in [1, 2] {
+            let options = PerftOptions {
+                threads,
+                hash_mb: 8,
+            };
+            let nodes = perft_with(&pos, 24, &options, &never);
+            assert_eq!(nodes, Some(98_801_146_113_350_318_118), "{threads} threads");
+            let divide = divide_with(&pos, 24, &options, &never).expect("not stopped");
+            assert_eq!(divide.len(), 5);
+            assert_eq!(
+                divide.iter().map(|&(_, n)| n).sum::<u128>(),
+                nodes.unwrap_or(0)
+            );
+            assert!(divide.iter().any(|&(_, n)| n > u128::from(u64::MAX)));
+        }
+    }
+
+    /// The deepest walk allowed runs in a thread given [`STACK_BYTES`], in every mode
+    /// (it runs until stopped); deeper requests are refused.
+    #[test]
+    fn the_deepest_walk_fits_in_its_stack() {
+        let pos = Position::from_fen("8/8/8/3k4/8/8/8/3K4 w - - 0 1").expect("valid FEN");
+        for (threads, hash_mb) in [(1, 0), (2, 0), (1, 1), (2, 1)] {
+            let stop = AtomicBool::new(false);
+            let options = PerftOptions { threads, hash_mb };
+            let result = std::thread::scope(|scope| {
+                let run = std::thread::Builder::new()
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || divide_with(&pos, MAX_DEPTH, &options, &stop))
+                    .expect("thread");
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                stop.store(true, Ordering::Relaxed);
+                run.join()
+            });
+            assert_eq!(result.ok(), Some(None), "{threads} threads, {hash_mb} MB");
+        }
+        let never = AtomicBool::new(false);
+        let options = PerftOptions::default();
+        assert_eq!(perft_with(&pos, MAX_DEPTH + 1, &options, &never), None);
+        assert_eq!(divide_with(&pos, MAX_DEPTH + 1, &options, &never), None);
+    }
+
     #[test]
     fn modes_agree_on_kiwipete() {
         let pos = Position::from_fen(
@@ -144,7 +239,7 @@ mod tests {
         .expect("valid FEN");
         let never = AtomicBool::new(false);
         let plain = divide(&mut pos.clone(), 4);
-        assert_eq!(plain.iter().map(|(_, n)| n).sum::<u64>(), 4_085_603);
+        assert_eq!(plain.iter().map(|(_, n)| n).sum::<u128>(), 4_085_603);
         for (threads, hash_mb) in [(2, 0), (1, 2), (3, 2)] {
             let options = PerftOptions { threads, hash_mb };
             assert_eq!(divide_with(&pos, 4, &options, &never), Some(plain.clone()));

@@ -1,10 +1,17 @@
 //! Perft on several threads: the tree is cut at a shallow ply into many subtrees, which
 //! the threads take one at a time from a shared queue (an atomic index over a list).
 //! Each subtree is counted exactly as one thread would, so the totals are identical.
+//!
+//! The calling thread counts too, with at most [`cores`]` - 1` helpers: perft never
+//! waits, so more threads than cores only add the cost of starting them and take the
+//! CPU from the thread that reads commands (1024 threads on 2 cores delayed `isready`
+//! by up to a second). Helpers get a stack of [`STACK_BYTES`](super::STACK_BYTES), enough
+//! for the deepest walk allowed.
 
 use super::tree::{self, Ctx};
 use crate::board::{Move, Position, Undo};
 use crate::movegen::legal_moves;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The deepest ply the tree is cut at.
@@ -23,18 +30,27 @@ struct Item {
 
 /// Each legal move of `pos` with the perft of `depth - 1` below it, counted by `threads`
 /// threads; meaningless once `ctx.stop` is set. `depth` must be at least 1.
-pub(crate) fn divide(pos: &Position, depth: u32, threads: usize, ctx: &Ctx) -> Vec<(Move, u64)> {
+pub(crate) fn divide(pos: &Position, depth: u32, threads: usize, ctx: &Ctx) -> Vec<(Move, u128)> {
+    let threads = threads.clamp(1, cores());
     let root_moves = legal_moves(pos);
     let (items, remaining) = items(pos, depth, threads);
     let next = AtomicUsize::new(0);
-    let mut totals = vec![0u64; root_moves.len()];
-    let workers = threads.clamp(1, items.len().max(1));
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| scope.spawn(|| work(pos, &items, remaining, &next, root_moves.len(), ctx)))
+    let helpers = threads.min(items.len()).saturating_sub(1);
+    let share = || work(pos, &items, remaining, &next, root_moves.len(), ctx);
+    let totals = std::thread::scope(|scope| {
+        // A helper that cannot be started leaves its share to the others.
+        let handles: Vec<_> = (0..helpers)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("perft".into())
+                    .stack_size(super::STACK_BYTES)
+                    .spawn_scoped(scope, share)
+                    .ok()
+            })
             .collect();
+        let mut totals = share();
         for handle in handles {
-            // A panicking worker is a bug; pass it on rather than return a wrong count.
+            // A panicking helper is a bug; pass it on rather than return a wrong count.
             let counts = handle
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e));
@@ -42,8 +58,15 @@ pub(crate) fn divide(pos: &Position, depth: u32, threads: usize, ctx: &Ctx) -> V
                 *total += count;
             }
         }
+        totals
     });
     root_moves.iter().copied().zip(totals).collect()
+}
+
+/// The threads that can run at once on this machine (1 if unknown), asked once.
+pub(crate) fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// One thread's share: takes subtrees until none is left (or `stop`), returns the counts
@@ -55,8 +78,8 @@ fn work(
     next: &AtomicUsize,
     roots: usize,
     ctx: &Ctx,
-) -> Vec<u64> {
-    let mut counts = vec![0u64; roots];
+) -> Vec<u128> {
+    let mut counts = vec![0u128; roots];
     let mut pos = root.clone();
     let mut undos: [Option<Undo>; MAX_SPLIT] = [None; MAX_SPLIT];
     loop {

@@ -11,9 +11,11 @@
 //!   copies the same).
 //! - Interior nodes of depth 2 and more are looked up in and stored to the optional
 //!   [`Run`] of the hash table, and from depth 3 up they give up early once `stop` is set.
+//! - Counts are `u64` in subtrees of at most [`NARROW_DEPTH`] plies, where they provably
+//!   fit, and `u128` above (`wide` nodes), so no count wraps at any depth.
 
 use super::hash::Run;
-use crate::board::{Bitboard, Color, Move, PieceType, Position, Square};
+use crate::board::{Bitboard, Color, Move, Position, Square};
 use crate::movegen::{Black, Counter, MoveList, Side, Visitor, White, count_legal, generate};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,11 +28,25 @@ pub(crate) struct Ctx<'a> {
     pub stop: &'a AtomicBool,
 }
 
+/// More than the legal moves of any position [`Position::from_fen`] accepts, or any
+/// position reached from one: a side has at most 15 pieces besides its king (more are
+/// refused, and moves never add any), none with more than 27 moves (a queen; a pawn has
+/// at most 12, three targets times four promotions), and its king at most 8 plus 2
+/// castlings.
+pub(crate) const MOVE_BOUND: u64 = 15 * 27 + 8 + 2;
+
+/// The deepest subtree whose leaf count always fits in a `u64`: at most
+/// `MOVE_BOUND^NARROW_DEPTH` leaves, which is below `2^64` (and the next power is not).
+pub(crate) const NARROW_DEPTH: u32 = 7;
+
+const _: () = assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH).is_some());
+const _: () = assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH + 1).is_none());
+
 /// The number of leaf nodes `depth` plies below `pos`; meaningless once `ctx.stop` is set.
-pub(crate) fn count(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
+pub(crate) fn count(pos: &mut Position, depth: u32, ctx: &Ctx) -> u128 {
     match depth {
         0 => 1,
-        1 => count_legal(pos),
+        1 => u128::from(count_legal(pos)),
         _ => {
             #[cfg(target_arch = "x86_64")]
             if modern_cpu() {
@@ -107,13 +123,8 @@ impl<S: Side> Visitor for Frontier<S> {
         for to in targets {
             let from = to.offset(-delta);
             if promotion {
-                for piece in [
-                    PieceType::Queen,
-                    PieceType::Rook,
-                    PieceType::Bishop,
-                    PieceType::Knight,
-                ] {
-                    self.count(Move::promotion(from, to, piece));
+                for mv in Move::promotions(from, to) {
+                    self.count(mv);
                 }
             } else {
                 self.count(Move::normal(from, to));
@@ -135,14 +146,47 @@ macro_rules! walk {
 
             /// The walk from a root of `depth >= 2`, whichever side is to move.
             $(#[target_feature(enable = $feature)])?
-            pub(crate) fn root(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
+            pub(crate) fn root(pos: &mut Position, depth: u32, ctx: &Ctx) -> u128 {
                 match pos.side_to_move() {
-                    Color::White => node::<White>(pos, depth, ctx),
-                    Color::Black => node::<Black>(pos, depth, ctx),
+                    Color::White => wide::<White>(pos, depth, ctx),
+                    Color::Black => wide::<Black>(pos, depth, ctx),
                 }
             }
 
-            /// A node of `depth >= 2`, `S` to move.
+            /// A node of `depth >= 2`, `S` to move, whose count may not fit in a `u64`
+            /// (`depth > NARROW_DEPTH`; below that it hands over to [`node`]). Its count
+            /// is stored in the table only if the entry can hold it.
+            $(#[target_feature(enable = $feature)])?
+            fn wide<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u128 {
+                if depth <= NARROW_DEPTH {
+                    return u128::from(node::<S>(pos, depth, ctx));
+                }
+                let table = ctx.hash;
+                if let Some(table) = table
+                    && let Some(nodes) = table.probe(pos.key(), depth)
+                {
+                    return u128::from(nodes);
+                }
+                if ctx.stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                let mut moves = MoveList::new();
+                generate::<S, _>(pos, &mut moves);
+                let mut nodes = 0;
+                for &mv in moves.iter() {
+                    let undo = pos.make(mv);
+                    nodes += wide::<S::Them>(pos, depth - 1, ctx);
+                    pos.unmake(mv, &undo);
+                }
+                if let Some(table) = table
+                    && let Ok(nodes) = u64::try_from(nodes)
+                {
+                    table.store(pos.key(), depth, nodes);
+                }
+                nodes
+            }
+
+            /// A node of `2 <= depth <= NARROW_DEPTH`, `S` to move.
             $(#[target_feature(enable = $feature)])?
             fn node<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
                 let table = ctx.hash;

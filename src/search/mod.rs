@@ -5,13 +5,13 @@
 //! driven by [`Limits`] and a shared [`Control`], reporting `info` lines through a
 //! callback and returning the move to play.
 
-pub mod alphabeta;
+pub(crate) mod alphabeta;
 pub mod draw;
 mod limits;
-pub mod ordering;
+pub(crate) mod ordering;
 pub mod params;
-pub mod time;
-pub mod tt;
+pub(crate) mod time;
+pub(crate) mod tt;
 
 pub use limits::Limits;
 
@@ -215,7 +215,7 @@ impl Searcher {
         let best_move = best.pv[0];
         let ponder = best.pv.get(1).copied().filter(|&reply| {
             let mut after = pos.clone();
-            after.make(best_move);
+            after.play(best_move);
             legal_moves(&after).contains(&reply)
         });
         SearchResult {
@@ -286,7 +286,7 @@ fn info_line(search: &Search, best: &Best, root: &Position) -> String {
         }
         pv.push(' ');
         pv.push_str(&mv.uci(pos.is_chess960()).to_string());
-        pos.make(mv);
+        pos.play(mv);
     }
     format!(
         "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv{}",

@@ -64,6 +64,14 @@ pub enum PieceType {
 }
 
 impl PieceType {
+    /// What a pawn may promote to, queen first (the order moves are listed in).
+    pub const PROMOTIONS: [PieceType; 4] = [
+        PieceType::Queen,
+        PieceType::Rook,
+        PieceType::Bishop,
+        PieceType::Knight,
+    ];
+
     /// All six, pawn first.
     pub const ALL: [PieceType; 6] = [
         PieceType::Pawn,

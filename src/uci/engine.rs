@@ -77,6 +77,12 @@ impl Engine {
         })
     }
 
+    /// The current position (for the fuzz targets; not a stable API).
+    #[doc(hidden)]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
     /// Answers a line that did not parse.
     pub fn refuse(&mut self, error: &ParseError) {
         match error {
@@ -303,7 +309,7 @@ impl Engine {
             let mv =
                 parse_move(&pos, &text).map_err(|error| PositionError::Move { index, error })?;
             history.push(pos.key());
-            pos.make(mv);
+            pos.play(mv);
             if pos.halfmove_clock() == 0 {
                 history.clear();
             }

@@ -13,6 +13,7 @@
 
 pub mod command;
 mod display;
+pub(crate) mod divide;
 mod engine;
 mod options;
 mod output;
@@ -25,7 +26,10 @@ mod worker;
 pub use command::{Command, ParseError};
 pub use parse::parse;
 
-use engine::{Engine, Flow};
+/// The loop's engine state, reachable for the fuzz targets (`fuzz/`) only: they apply
+/// command sequences to it and check the position after each. Not a stable API.
+#[doc(hidden)]
+pub use engine::{Engine, Flow};
 use std::io::{BufRead, Read};
 use std::time::Duration;
 

@@ -151,7 +151,9 @@ mod tests {
     proptest! {
         #[test]
         fn never_panics(line in "\\PC{0,200}") {
-            let _ = parse(&line);
+            // And blanks and tabs around a line change nothing.
+            let padded = parse(&format!(" \t{line} \t"));
+            prop_assert_eq!(parse(&line).ok(), padded.ok());
         }
 
         #[test]
@@ -163,7 +165,16 @@ mod tests {
                 Just("perft".to_string()), "-?[0-9]{1,25}", "[a-h][1-8][a-h][1-8]", "[a-z]{1,6}",
             ], 0..12)) {
             let line = format!("go {}", words.join(" "));
-            let _ = parse(&line);
+            let perft = words.iter().any(|w| w == "perft");
+            // A `go` line is a search, or (only with `perft`) a perft or an error; every
+            // token it skips is one of the line's.
+            match parse(&line) {
+                Ok(Command::Go { ignored, .. }) => {
+                    prop_assert!(ignored.iter().all(|t| words.contains(t)), "{:?}", ignored);
+                }
+                Ok(Command::Perft(_)) | Err(_) => prop_assert!(perft, "{}", line),
+                Ok(other) => prop_assert!(false, "{} read as {:?}", line, other),
+            }
         }
 
         #[test]

@@ -201,7 +201,7 @@ fn is_move_shaped(text: &str) -> bool {
 /// The deepest `go perft` accepted. Deeper counts could never finish, and the recursion
 /// (one stack frame per ply, depth first) would overflow the thread's stack within a
 /// second; depths above about 20 are accepted only to run until `stop`.
-pub const MAX_PERFT_DEPTH: u32 = 255;
+pub const MAX_PERFT_DEPTH: u32 = crate::perft::MAX_DEPTH;
 
 /// The depth of `go perft`.
 fn perft(depth: Option<&str>) -> Result<Command, ParseError> {

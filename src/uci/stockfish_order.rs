@@ -52,14 +52,7 @@ fn up_left(us: Color, bb: Bitboard) -> (Bitboard, i8) {
 
 /// The four promotions of a pawn going from `from` to `to`, queen first.
 fn promotions(list: &mut Vec<Move>, from: Square, to: Square) {
-    for piece in [
-        PieceType::Queen,
-        PieceType::Rook,
-        PieceType::Bishop,
-        PieceType::Knight,
-    ] {
-        list.push(Move::promotion(from, to, piece));
-    }
+    list.extend(Move::promotions(from, to));
 }
 
 /// Stockfish's `generate<EVASIONS>` or `generate<NON_EVASIONS>`, in its order.

@@ -2,9 +2,9 @@
 //! while the loop keeps reading input. It owns the [`Searcher`]; each stoppable job
 //! shares an `Arc<Control>` with the loop, which sets its flags on `stop`/`ponderhit`.
 
+use super::divide::{RootOrder, divide_lines};
 use super::output;
-use super::stockfish_order::stockfish_order;
-use crate::board::{Move, Position};
+use crate::board::Position;
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::tt::Tt;
 use crate::search::{Control, Limits, Searcher, time};
@@ -87,6 +87,7 @@ impl Worker {
         let done = Arc::clone(&finished);
         let handle = std::thread::Builder::new()
             .name("uci-worker".into())
+            .stack_size(crate::perft::STACK_BYTES)
             .spawn(move || {
                 let mut state = State::new(hash_mb, slot);
                 for ticket in receiver {
@@ -243,20 +244,8 @@ fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) 
         output::info("perft stopped");
         return;
     };
-    let chess960 = pos.is_chess960();
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|(_, n)| n).sum()
-    };
-    let moves: Vec<Move> = divide.iter().map(|(mv, _)| *mv).collect();
-    let mut lines: Vec<String> = stockfish_order(pos, &moves)
-        .into_iter()
-        .filter_map(|mv| divide.iter().find(|(m, _)| *m == mv))
-        .map(|(mv, n)| format!("{}: {n}", mv.uci(chess960)))
-        .collect();
-    lines.push(String::new());
-    lines.push(format!("Nodes searched: {total}"));
+    let mut lines = divide_lines(pos, depth, &divide, RootOrder::Stockfish);
+    // Stockfish 15.1 ends its divide with a blank line.
     lines.push(String::new());
     output::send_all(&lines);
 }
