@@ -1,26 +1,14 @@
 //! The search through the library: mates found, draws and mates recognised, every
 //! limit of `go` obeyed, and bench's node count repeatable.
 
+mod common;
+
+use common::bound;
 use rookling::board::{Move, Position};
 use rookling::movegen::{legal_moves, parse_move, play_moves};
 use rookling::search::{Control, Limits, SearchResult, Searcher};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// How long the default suite lets an answer that normally takes milliseconds take: far
-/// above any loaded machine's delay, so only a hang or an ignored limit fails it. The
-/// tight figures are the `latency_*` tests, opt-in on an idle machine:
-/// `cargo test --release -- --ignored latency`.
-const GUARD: Duration = Duration::from_secs(10);
-
-/// `tight` in a `latency_*` test, else [`GUARD`].
-fn bound(tight_ms: u64, latency: bool) -> Duration {
-    if latency {
-        Duration::from_millis(tight_ms)
-    } else {
-        GUARD
-    }
-}
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("valid FEN")

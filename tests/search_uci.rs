@@ -4,27 +4,12 @@
 
 mod common;
 
-use common::Uci;
+use common::{GUARD, Uci, bound};
 use rookling::board::{Position, START_FEN};
 use rookling::movegen::{legal_moves, parse_move};
 use rookling::search::draw::insufficient_material;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// How long the default suite lets an answer that normally takes milliseconds take: far
-/// above any loaded machine's delay, so only a hang or an ignored limit fails it. The
-/// tight figures are the `latency_*` tests, opt-in on an idle machine:
-/// `cargo test --release -- --ignored latency`.
-const GUARD: Duration = Duration::from_secs(10);
-
-/// `tight` in a `latency_*` test, else [`GUARD`].
-fn bound(tight_ms: u64, latency: bool) -> Duration {
-    if latency {
-        Duration::from_millis(tight_ms)
-    } else {
-        GUARD
-    }
-}
 
 fn rookling() -> Uci {
     Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")))

@@ -141,3 +141,18 @@ pub fn buggy_perft() -> PathBuf {
 pub fn buggy_engine(bug: &str, quirk: &str) -> String {
     format!("{} --bug {bug} --quirk {quirk}", buggy_perft().display())
 }
+
+/// How long the default suite lets an answer that normally takes milliseconds take: far
+/// above any loaded machine's delay, so only a hang or an ignored limit fails it. The
+/// tight figures are the `latency_*` tests, opt-in on an idle machine:
+/// `cargo test --release -- --ignored latency`.
+pub const GUARD: Duration = Duration::from_secs(10);
+
+/// `tight` in a `latency_*` test, else [`GUARD`].
+pub fn bound(tight_ms: u64, latency: bool) -> Duration {
+    if latency {
+        Duration::from_millis(tight_ms)
+    } else {
+        GUARD
+    }
+}
