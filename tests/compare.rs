@@ -3,10 +3,11 @@
 
 mod common;
 
+use common::run::rookling;
+
 use rookling::board::{MoveKind, Position};
 use rookling::movegen::legal_moves;
 use serde_json::Value;
-use std::process::{Command, Output};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
@@ -14,13 +15,6 @@ const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 /// The buggy engine's command line with `bug`.
 fn engine(bug: &str) -> String {
     common::buggy_engine(bug, "none")
-}
-
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 fn strings(value: &Value) -> Vec<String> {

@@ -99,3 +99,16 @@ pub fn fails_clearly(reference: &str, candidate: &str, expected: &str) -> Run {
     );
     run
 }
+
+/// Runs `rookling args` to the end and returns what it printed.
+pub fn rookling(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A run's standard output, as text.
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
