@@ -3,14 +3,8 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use common::run::rookling;
 
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// Rows of the table whose position name starts with `name`.
 fn row<'a>(text: &'a str, name: &str) -> &'a str {

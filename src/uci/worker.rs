@@ -94,18 +94,15 @@ impl Worker {
                     let id = ticket.id;
                     let outcome =
                         catch_unwind(AssertUnwindSafe(|| state.run(ticket.job, &ticket.control)));
-                    // The job counts as finished before its answer is printed: a `stop`
-                    // sent after reading `bestmove` must go to the next job, not to
-                    // this one (which would leave a `go infinite` after it running).
+                    let answer = outcome.unwrap_or_else(|_| {
+                        log::error!("job {id} panicked");
+                        state = state.fresh();
+                        vec!["info string error: internal error, the job was abandoned".into()]
+                    });
+                    // Finished before its answer is printed: a `stop` sent by a client
+                    // that has read the answer must go to the next job, not to this one.
                     done.store(id, Ordering::Release);
-                    match outcome {
-                        Ok(answer) => output::send_all(&answer),
-                        Err(_) => {
-                            log::error!("job {id} panicked");
-                            output::info("error: internal error, the job was abandoned");
-                            state = state.fresh();
-                        }
-                    }
+                    output::send_all(&answer);
                 }
                 let _ = exit_tx.send(());
             })?;
@@ -191,8 +188,9 @@ impl State {
         state
     }
 
-    /// Runs `job`; the lines that answer it (`bestmove`, a divide), to be printed once
-    /// the job is marked finished.
+    /// Runs `job` and returns its answer (the lines that end it: `bestmove`, the divide
+    /// and total, `perft stopped`), which the caller prints once the job counts as
+    /// finished; `info` lines along the way are printed as they come.
     fn run(&mut self, job: Job, control: &Control) -> Vec<String> {
         match job {
             Job::Perft {
@@ -246,12 +244,12 @@ impl State {
     }
 }
 
-/// Runs `go perft`: the divide (root moves in Stockfish's order), or `info string perft
-/// stopped` when `stop` came before the count was complete (a count that completed is
-/// answered in full).
+/// Runs `go perft`: the divide (root moves in Stockfish's order) and total, or
+/// `info string perft stopped` when `stop` came before the count was complete (a count
+/// that completed is answered in full).
 fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) -> Vec<String> {
     let Some(divide) = divide_with(pos, depth, options, &control.stop) else {
-        return vec!["info string perft stopped".to_string()];
+        return vec!["info string perft stopped".into()];
     };
     let mut lines = divide_lines(pos, depth, &divide, RootOrder::Stockfish);
     // Stockfish 15.1 ends its divide with a blank line.

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod run;
+
 use rookling::client::engine::read_divide;
 use rookling::client::{EngineSpec, Limits, Received, UciProcess, locate};
 use std::path::{Path, PathBuf};
