@@ -103,14 +103,14 @@ impl fmt::Display for UnitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Fields(n, found) => {
-                let shape = if *n == RESULT_FIELDS {
-                    "NODES; (or stats N1 ... N9;)"
+                let (shape, or) = if *n == RESULT_FIELDS {
+                    ("NODES;", " (or 'stats N1 ... N9' for NODES)")
                 } else {
-                    ""
+                    ("", "")
                 };
                 write!(
                     f,
-                    "expected {shape}FEN;DEPTH;MULTIPLICITY;split ...;unit ...;check ..., \
+                    "expected {shape}FEN;DEPTH;MULTIPLICITY;split ...;unit ...;check ...{or}, \
                      found {found} field(s)"
                 )
             }
