@@ -13,7 +13,7 @@ pub mod attacks;
 pub mod board;
 pub mod cli;
 pub mod client;
-pub mod compare;
+pub(crate) mod compare;
 pub mod eval;
 pub mod movegen;
 pub mod perft;

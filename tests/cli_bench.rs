@@ -1,14 +1,9 @@
 //! `rookling bench` run as engine-testing tools run it: the totals come last, in
 //! Stockfish's format, and the node count is the bench signature pinned below.
 
-use std::process::{Command, Output};
+mod common;
 
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::run::rookling;
 
 /// The value after `label` and a colon, as a regex `label\s*:\s*(\d+)` would read it.
 fn field(line: &str, label: &str) -> Option<u64> {

@@ -1,17 +1,8 @@
 //! `rookling perft` run as a user runs it: the built binary, its output line by line.
 
-use std::process::{Command, Output};
+mod common;
 
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::run::{rookling, stdout};
 
 #[test]
 fn perft_3_prints_stockfish_divide_format() {

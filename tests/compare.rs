@@ -3,11 +3,11 @@
 
 mod common;
 
+use common::run::rookling;
+
 use rookling::board::{MoveKind, Position};
 use rookling::movegen::legal_moves;
 use serde_json::Value;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
@@ -15,24 +15,6 @@ const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 /// The buggy engine's command line with `bug`.
 fn engine(bug: &str) -> String {
     common::buggy_engine(bug, "none")
-}
-
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// `rookling compare --json` with `args`: exit status and the JSON object.
-fn compare_json(args: &[&str]) -> (i32, Value) {
-    let mut all = vec!["compare", "--json", "--timeout", "20"];
-    all.extend_from_slice(args);
-    let out = rookling(&all);
-    let text = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("one JSON object ({e}): {text} / {:?}", out.stderr));
-    (out.status.code().expect("exit status"), json)
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -49,8 +31,9 @@ fn strings(value: &Value) -> Vec<String> {
 fn rookling_vs_stockfish(fen: &str, depth: &str, nodes: u64) {
     let stockfish = common::stockfish();
     let stockfish = stockfish.display().to_string();
-    let (code, json) = compare_json(&["--depth", depth, "--fen", fen, "--reference", &stockfish]);
-    assert_eq!(code, 0, "{fen}: {json}");
+    let (code, json) =
+        common::run::compare_json(&["--depth", depth, "--fen", fen, "--reference", &stockfish]);
+    assert_eq!(code, Some(0), "{fen}: {json}");
     assert_eq!(json["agree"], true);
     assert_eq!(json["reference_nodes"], nodes);
     assert_eq!(json["candidate_nodes"], nodes);
@@ -115,8 +98,8 @@ fn en_passant_in_check_bug_is_caught_like_seed_000() {
         "--candidate",
         &candidate,
     ];
-    let (code, json) = compare_json(&args);
-    assert_eq!(code, 1, "{json}");
+    let (code, json) = common::run::compare_json(&args);
+    assert_eq!(code, Some(1), "{json}");
     let keys: Vec<&String> = json.as_object().expect("an object").keys().collect();
     let mut expected_keys = [
         "agree",
@@ -171,7 +154,7 @@ fn en_passant_in_check_bug_is_caught_like_seed_000() {
 fn extra_castling_is_caught() {
     let reference = engine("none");
     let candidate = engine("extra-castling");
-    let (code, json) = compare_json(&[
+    let (code, json) = common::run::compare_json(&[
         "--depth",
         "4",
         "--fen",
@@ -181,7 +164,7 @@ fn extra_castling_is_caught() {
         "--candidate",
         &candidate,
     ]);
-    assert_eq!(code, 1, "{json}");
+    assert_eq!(code, Some(1), "{json}");
     assert_eq!(strings(&json["path"]), ["a1a7", "h8f8", "a7e7"]);
     assert_eq!(json["fen"], "r3kr2/4R3/8/8/8/8/8/4K2R b Kq - 3 2");
     assert_eq!(strings(&json["extra"]), ["e8c8"]);
@@ -189,7 +172,7 @@ fn extra_castling_is_caught() {
     assert_eq!(json["reference_nodes"], 314_346);
 
     // Kiwipete: both castling moves out of a bishop check.
-    let (code, json) = compare_json(&[
+    let (code, json) = common::run::compare_json(&[
         "--depth",
         "4",
         "--fen",
@@ -199,7 +182,7 @@ fn extra_castling_is_caught() {
         "--candidate",
         &candidate,
     ]);
-    assert_eq!(code, 1, "{json}");
+    assert_eq!(code, Some(1), "{json}");
     let fen = json["fen"].as_str().expect("a FEN");
     assert!(Position::from_fen(fen).expect("valid FEN").in_check());
     assert_eq!(strings(&json["extra"]), ["e8c8", "e8g8"]);
@@ -210,7 +193,7 @@ fn extra_castling_is_caught() {
 fn chess960_missing_castling_in_king_takes_rook_notation() {
     let reference = engine("none");
     let candidate = engine("no-castling");
-    let (code, json) = compare_json(&[
+    let (code, json) = common::run::compare_json(&[
         "--depth",
         "4",
         "--fen",
@@ -220,7 +203,7 @@ fn chess960_missing_castling_in_king_takes_rook_notation() {
         "--candidate",
         &candidate,
     ]);
-    assert_eq!(code, 1, "{json}");
+    assert_eq!(code, Some(1), "{json}");
     assert_eq!(json["reference_nodes"], 326_672);
     assert_eq!(strings(&json["missing"]), ["g8h8"]);
     assert_eq!(
@@ -234,7 +217,7 @@ fn chess960_missing_castling_in_king_takes_rook_notation() {
 fn missing_knight_promotions_at_the_root() {
     let reference = engine("none");
     let candidate = engine("no-knight-promotion");
-    let (code, json) = compare_json(&[
+    let (code, json) = common::run::compare_json(&[
         "--depth",
         "2",
         "--fen",
@@ -244,7 +227,7 @@ fn missing_knight_promotions_at_the_root() {
         "--candidate",
         &candidate,
     ]);
-    assert_eq!(code, 1, "{json}");
+    assert_eq!(code, Some(1), "{json}");
     assert_eq!(json["path"], serde_json::json!([]));
     assert_eq!(strings(&json["missing"]), ["b7a8n", "b7b8n", "b7c8n"]);
 }
@@ -261,7 +244,7 @@ fn engines_file_and_moves() {
     ]);
     std::fs::write(&file, list.to_string()).expect("written");
     let file = file.display().to_string();
-    let (code, json) = compare_json(&[
+    let (code, json) = common::run::compare_json(&[
         "--depth",
         "3",
         "--moves",
@@ -278,7 +261,7 @@ fn engines_file_and_moves() {
         "--candidate",
         "no castling",
     ]);
-    assert_eq!(code, 1, "{json}");
+    assert_eq!(code, Some(1), "{json}");
     assert_eq!(strings(&json["missing"]), ["e1g1"]);
     assert_eq!(json["path"], serde_json::json!([]));
     let _ = std::fs::remove_dir_all(&dir);
@@ -287,33 +270,7 @@ fn engines_file_and_moves() {
 /// Exit status 2 and one line on stderr naming the engine and what it did, within
 /// the timeout.
 fn fails_clearly(candidate: &str, expected: &str) {
-    let reference = engine("none");
-    let start = Instant::now();
-    let out = rookling(&[
-        "compare",
-        "--depth",
-        "3",
-        "--timeout",
-        "2",
-        "--reference",
-        &reference,
-        "--candidate",
-        candidate,
-    ]);
-    // A hang guard, not a latency figure: ten times the 2 s timeout, so a loaded machine
-    // passes while an engine waited on forever does not.
-    assert!(
-        start.elapsed() < Duration::from_secs(20),
-        "ends after the timeout"
-    );
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains(&format!("engine '{candidate}'")),
-        "{stderr}"
-    );
-    assert!(stderr.contains(expected), "'{expected}' in {stderr}");
+    common::run::fails_clearly(&engine("none"), candidate, expected);
 }
 
 #[test]

@@ -6,111 +6,31 @@
 mod common;
 
 use common::buggy_engine;
+use common::run::{self, Run, rookling_within};
 use serde_json::Value;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
-
-/// What a bounded run of `rookling` gave.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    /// The largest resident set seen while it ran, in kB.
-    peak_rss_kb: u64,
-}
-
-/// Runs `rookling args`, killing it (and failing the test) after `limit`, sampling its
-/// memory as it runs.
-fn rookling_within(args: &[&str], limit: Duration) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let status_file = format!("/proc/{}/status", child.id());
-    let start = Instant::now();
-    let mut peak_rss_kb = 0;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if let Ok(text) = std::fs::read_to_string(&status_file) {
-            let rss = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
-            peak_rss_kb = peak_rss_kb.max(rss.unwrap_or(0));
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("rookling {args:?} still running after {limit:?} ({peak_rss_kb} kB)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let output = child.wait_with_output().expect("output");
-    Run {
-        code: status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        peak_rss_kb,
-    }
-}
 
 /// `compare --json` of the exact engine against `candidate`: the exit status and the
 /// JSON object.
 fn compare_json(candidate: &str, fen: &str, depth: &str) -> (Option<i32>, Value) {
     let reference = buggy_engine("none", "none");
-    let run = rookling_within(
-        &[
-            "compare",
-            "--json",
-            "--timeout",
-            "20",
-            "--depth",
-            depth,
-            "--fen",
-            fen,
-            "--reference",
-            &reference,
-            "--candidate",
-            candidate,
-        ],
-        Duration::from_secs(120),
-    );
-    let json = serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|e| panic!("one JSON object ({e}): {} / {}", run.stdout, run.stderr));
-    (run.code, json)
-}
-
-/// Exit status 2 and one line on stderr containing `expected`, within about the
-/// 2 s timeout (the limit is generous for a loaded machine).
-fn fails_clearly(candidate: &str, expected: &str) -> Run {
-    let reference = buggy_engine("none", "none");
-    let args = [
-        "compare",
+    run::compare_json(&[
         "--depth",
-        "3",
-        "--timeout",
-        "2",
+        depth,
+        "--fen",
+        fen,
         "--reference",
         &reference,
         "--candidate",
         candidate,
-    ];
-    let run = rookling_within(&args, Duration::from_secs(60));
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(
-        run.stderr.contains(expected),
-        "'{expected}' in {}",
-        run.stderr
-    );
-    run
+    ])
+}
+
+/// Exit status 2 and one line on stderr naming `candidate`, containing `expected`.
+fn fails_clearly(candidate: &str, expected: &str) -> Run {
+    run::fails_clearly(&buggy_engine("none", "none"), candidate, expected)
 }
 
 /// Issue 11 defect 3: an engine that prints each answer twice. Each request is

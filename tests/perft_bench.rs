@@ -3,14 +3,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::run::rookling;
 
 /// Rows of the table whose position name starts with `name`.
 fn row<'a>(text: &'a str, name: &str) -> &'a str {

@@ -4,22 +4,16 @@
 
 mod common;
 
+use common::run::rookling;
+
 use common::Uci;
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 /// Two bare kings: perft 24 is 98,801,146,113,350,318,118, past 2^64 (the hash makes it
 /// quick: few positions, many transpositions).
 const KINGS: &str = "8/8/8/3k4/8/8/8/3K4 w - - 0 1";
 const KINGS_24: &str = "98801146113350318118";
-
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 #[test]
 fn counts_past_2_pow_64_are_exact_on_the_command_line() {

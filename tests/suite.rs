@@ -3,21 +3,11 @@
 
 mod common;
 
+use common::run::{rookling, stdout};
+
 use serde_json::Value;
-use std::process::{Command, Output};
 
 const ONE_WRONG: &str = "tests/data/one_wrong_count.epd";
-
-fn rookling(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 #[test]
 fn wrong_count_is_listed_with_a_compare_command() {

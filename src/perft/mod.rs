@@ -19,6 +19,7 @@ pub mod units;
 
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
+pub(crate) use parallel::cores;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tree::Ctx;

@@ -8,6 +8,7 @@
 //! its own stop flag is raised when the caller's is, or when a thread panics.
 
 use super::hash::Run;
+pub(crate) use super::pool::cores;
 use super::pool::{self, Task};
 use super::tree::{self, Ctx};
 use crate::board::{Move, Position, Undo};

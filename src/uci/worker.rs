@@ -94,12 +94,15 @@ impl Worker {
                     let id = ticket.id;
                     let outcome =
                         catch_unwind(AssertUnwindSafe(|| state.run(ticket.job, &ticket.control)));
-                    if outcome.is_err() {
+                    let answer = outcome.unwrap_or_else(|_| {
                         log::error!("job {id} panicked");
-                        output::info("error: internal error, the job was abandoned");
                         state = state.fresh();
-                    }
+                        vec!["info string error: internal error, the job was abandoned".into()]
+                    });
+                    // Finished before its answer is printed: a `stop` sent by a client
+                    // that has read the answer must go to the next job, not to this one.
                     done.store(id, Ordering::Release);
+                    output::send_all(&answer);
                 }
                 let _ = exit_tx.send(());
             })?;
@@ -185,13 +188,16 @@ impl State {
         state
     }
 
-    fn run(&mut self, job: Job, control: &Control) {
+    /// Runs `job` and returns its answer (the lines that end it: `bestmove`, the divide
+    /// and total, `perft stopped`), which the caller prints once the job counts as
+    /// finished; `info` lines along the way are printed as they come.
+    fn run(&mut self, job: Job, control: &Control) -> Vec<String> {
         match job {
             Job::Perft {
                 pos,
                 depth,
                 options,
-            } => perft(&pos, depth, &options, control),
+            } => return perft(&pos, depth, &options, control),
             Job::Search {
                 pos,
                 history,
@@ -212,7 +218,7 @@ impl State {
                         ponder.uci(chess960)
                     ),
                 };
-                output::send(&line);
+                return vec![line];
             }
             Job::ClearHistory => self.searcher.clear_history(),
             Job::InstallTable => {
@@ -234,18 +240,19 @@ impl State {
                 self.searcher.set_move_overhead(ms);
             }
         }
+        Vec::new()
     }
 }
 
-/// Runs `go perft` and prints the divide (root moves in Stockfish's order), or `info string perft stopped` when `stop`
-/// came before the count was complete (a count that completed is printed in full).
-fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) {
+/// Runs `go perft`: the divide (root moves in Stockfish's order) and total, or
+/// `info string perft stopped` when `stop` came before the count was complete (a count
+/// that completed is answered in full).
+fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) -> Vec<String> {
     let Some(divide) = divide_with(pos, depth, options, &control.stop) else {
-        output::info("perft stopped");
-        return;
+        return vec!["info string perft stopped".into()];
     };
     let mut lines = divide_lines(pos, depth, &divide, RootOrder::Stockfish);
     // Stockfish 15.1 ends its divide with a blank line.
     lines.push(String::new());
-    output::send_all(&lines);
+    lines
 }

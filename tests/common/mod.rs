@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod run;
+
 use rookling::client::engine::read_divide;
 use rookling::client::{EngineSpec, Limits, Received, UciProcess, locate};
 use std::path::{Path, PathBuf};
@@ -91,6 +93,11 @@ impl Uci {
         let mut lines = self.read_until(|l| l == "readyok");
         lines.pop();
         lines
+    }
+
+    /// The engine's process id.
+    pub fn id(&self) -> u32 {
+        self.process.id()
     }
 
     /// Closes the engine's input (end of file).

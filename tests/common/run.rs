@@ -1,0 +1,114 @@
+//! Running the `rookling` binary from a test: bounded in time, its memory watched, and
+//! the two shapes `compare` tests need (a JSON verdict, a clean failure).
+
+use serde_json::Value;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a bounded run of `rookling` gave.
+pub struct Run {
+    /// The exit status (`None` if a signal ended it).
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// The largest resident set seen while it ran, in kB.
+    pub peak_rss_kb: u64,
+}
+
+/// Runs `rookling args` with no stdin, killing it (and failing the test) after
+/// `limit`, sampling its memory as it runs.
+pub fn rookling_within(args: &[&str], limit: Duration) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let status_file = format!("/proc/{}/status", child.id());
+    let start = Instant::now();
+    let mut peak_rss_kb = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            let rss = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
+            peak_rss_kb = peak_rss_kb.max(rss.unwrap_or(0));
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("rookling {args:?} still running after {limit:?} ({peak_rss_kb} kB)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = child.wait_with_output().expect("output");
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        peak_rss_kb,
+    }
+}
+
+/// A hang guard for `compare` runs, not a latency figure: far above the engines'
+/// own timeouts, so a loaded machine passes while an engine waited on forever does not.
+const COMPARE_LIMIT: Duration = Duration::from_secs(120);
+
+/// `rookling compare --json --timeout 20 args`: the exit status and the JSON object.
+pub fn compare_json(args: &[&str]) -> (Option<i32>, Value) {
+    let mut all = vec!["compare", "--json", "--timeout", "20"];
+    all.extend_from_slice(args);
+    let run = rookling_within(&all, COMPARE_LIMIT);
+    let json = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("one JSON object ({e}): {} / {}", run.stdout, run.stderr));
+    (run.code, json)
+}
+
+/// `compare --depth 3 --timeout 2` of `reference` against `candidate` fails cleanly:
+/// exit status 2 and one line on stderr naming the candidate and containing
+/// `expected`.
+pub fn fails_clearly(reference: &str, candidate: &str, expected: &str) -> Run {
+    let args = [
+        "compare",
+        "--depth",
+        "3",
+        "--timeout",
+        "2",
+        "--reference",
+        reference,
+        "--candidate",
+        candidate,
+    ];
+    let run = rookling_within(&args, Duration::from_secs(60));
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("engine '{candidate}'")),
+        "the candidate named in {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(expected),
+        "'{expected}' in {}",
+        run.stderr
+    );
+    run
+}
+
+/// Runs `rookling args` to the end and returns what it printed.
+pub fn rookling(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A run's standard output, as text.
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
