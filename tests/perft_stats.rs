@@ -224,3 +224,49 @@ proptest! {
         }
     }
 }
+
+/// `go perft N stats` over UCI: the same divide and total as `go perft N`, then one
+/// `info string perft stats:` line with the breakdown; a GUI that ignores `info` lines
+/// sees Stockfish's output.
+#[test]
+fn uci_go_perft_stats() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut answer = |input: &mut std::process::ChildStdin, command: &str, last: &str| {
+        writeln!(input, "{command}").expect("command sent");
+        let mut got = Vec::new();
+        for line in lines.by_ref() {
+            let line = line.expect("a line");
+            let done = line.starts_with(last);
+            got.push(line);
+            if done {
+                break;
+            }
+        }
+        got
+    };
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    writeln!(input, "position fen {kiwipete}").expect("command sent");
+    let plain = answer(&mut input, "go perft 3", "Nodes searched");
+    // From the blank line that ends the first answer to the info line.
+    let mut stats = answer(&mut input, "go perft 3 stats", "info string perft stats");
+    let info = stats.pop().unwrap_or_default();
+    assert_eq!(stats.first().map(String::as_str), Some(""), "{stats:?}");
+    assert_eq!(stats.last().map(String::as_str), Some(""), "{stats:?}");
+    assert_eq!(&stats[1..stats.len() - 1], &plain[..]);
+    assert_eq!(
+        info,
+        "info string perft stats: nodes 97862, captures 17102, en passant 45, castles 3162, \
+         promotions 0, checks 993, discovered checks 0, double checks 0, checkmates 1"
+    );
+    writeln!(input, "quit").expect("command sent");
+    drop(input);
+    assert!(child.wait().expect("the engine ends").success());
+}

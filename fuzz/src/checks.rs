@@ -234,6 +234,7 @@ fn spell(command: &Command) -> Option<String> {
         Command::Quit => "quit".into(),
         Command::Display => "d".into(),
         Command::Perft(depth) => format!("go perft {depth}"),
+        Command::PerftStats(depth) => format!("go perft {depth} stats"),
         Command::Position { start, moves } => {
             let mut line = match start {
                 Start::StartPos => "position startpos".to_string(),
@@ -349,7 +350,9 @@ pub fn uci_session(data: &[u8]) {
                 }
             };
             match &command {
-                Command::Go { .. } | Command::Perft(_) | Command::Quit => continue,
+                Command::Go { .. } | Command::Perft(_) | Command::PerftStats(_) | Command::Quit => {
+                    continue;
+                }
                 Command::SetOption { name, value } => {
                     let name = name.trim();
                     let heavy = ["Hash", "Threads", "PerftHash", "Clear Hash"];

@@ -5,7 +5,7 @@
 use super::CliError;
 use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
-use crate::perft::stats::{self, Stats};
+use crate::perft::stats;
 use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
 use crate::perft::{MAX_DEPTH, PerftOptions, divide_with, perft_with};
 use crate::uci::divide::{RootOrder, divide_lines};
@@ -95,10 +95,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
     let never = AtomicBool::new(false);
     let (divide, stats) = if args.stats {
         let parts = stats::divide_with(&pos, depth, &options, &never).unwrap_or_default();
-        let total = match depth {
-            0 => stats::stats(&pos, 0),
-            _ => parts.iter().fold(Stats::default(), |acc, (_, s)| acc + *s),
-        };
+        let total = stats::sum(&parts, depth);
         let divide = parts.iter().map(|&(mv, s)| (mv, s.nodes)).collect();
         (divide, Some(total))
     } else {

@@ -41,6 +41,8 @@ pub enum Command {
     },
     /// `go perft N`.
     Perft(u32),
+    /// `go perft N stats`: the divide, then the breakdown by kind of last-ply move.
+    PerftStats(u32),
     /// `go` with search parameters.
     Go {
         /// The limits (`searchmoves` left empty: the moves are checked against the

@@ -126,11 +126,12 @@ impl Engine {
                 }
                 Err(e) => output::info(&format!("error: position: {e}; position unchanged")),
             },
-            Command::Perft(depth) => {
+            Command::Perft(depth) | Command::PerftStats(depth) => {
                 self.settle();
                 let job = Job::Perft {
                     pos: self.pos.clone(),
                     depth,
+                    stats: matches!(command, Command::PerftStats(_)),
                     options: PerftOptions {
                         threads: self.options.threads,
                         hash_mb: self.options.perft_hash_mb,

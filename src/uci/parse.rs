@@ -172,7 +172,9 @@ mod tests {
                 Ok(Command::Go { ignored, .. }) => {
                     prop_assert!(ignored.iter().all(|t| words.contains(t)), "{:?}", ignored);
                 }
-                Ok(Command::Perft(_)) | Err(_) => prop_assert!(perft, "{}", line),
+                Ok(Command::Perft(_) | Command::PerftStats(_)) | Err(_) => {
+                    prop_assert!(perft, "{}", line)
+                }
                 Ok(other) => prop_assert!(false, "{} read as {:?}", line, other),
             }
         }

@@ -113,7 +113,7 @@ fn position(args: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::Position { start, moves })
 }
 
-/// `go ...` (the words after `go`): `perft N`, or a search.
+/// `go ...` (the words after `go`): `perft N` (`perft N stats`), or a search.
 ///
 /// Every number may have any length (it saturates); a negative one counts as 0.
 /// `movestogo 0` means "not given", as in Stockfish. A keyword without a number, and
@@ -122,7 +122,10 @@ fn position(args: &[&str]) -> Result<Command, ParseError> {
 /// `go wtime depth 2`).
 fn go(args: &[&str]) -> Result<Command, ParseError> {
     if let Some(i) = args.iter().position(|t| t.eq_ignore_ascii_case("perft")) {
-        return perft(args.get(i + 1).copied());
+        let stats = args
+            .get(i + 2)
+            .is_some_and(|w| w.eq_ignore_ascii_case("stats"));
+        return perft(args.get(i + 1).copied(), stats);
     }
     let mut limits = Limits::default();
     let mut searchmoves = Vec::new();
@@ -203,8 +206,8 @@ fn is_move_shaped(text: &str) -> bool {
 /// second; depths above about 20 are accepted only to run until `stop`.
 pub const MAX_PERFT_DEPTH: u32 = crate::perft::MAX_DEPTH;
 
-/// The depth of `go perft`.
-fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
+/// `go perft` of `depth`, with statistics if `stats`.
+fn perft(depth: Option<&str>, stats: bool) -> Result<Command, ParseError> {
     let Some(text) = depth else {
         return Err(malformed(
             "go perft",
@@ -212,6 +215,7 @@ fn perft(depth: Option<&str>) -> Result<Command, ParseError> {
         ));
     };
     match text.parse::<u32>() {
+        Ok(depth) if depth <= MAX_PERFT_DEPTH && stats => Ok(Command::PerftStats(depth)),
         Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(Command::Perft(depth)),
         _ => Err(malformed(
             "go perft",
@@ -277,6 +281,14 @@ mod tests {
         assert_eq!(route("d"), Route::Done(Ok(Command::Display)));
         assert_eq!(route("register name x"), Route::Done(Ok(Command::Register)));
         assert_eq!(route("go perft 0"), Route::Done(Ok(Command::Perft(0))));
+        let stats = Route::Done(Ok(Command::PerftStats(3)));
+        assert_eq!(route("go perft 3 stats"), stats);
+        assert_eq!(route("go perft 3 STATS"), stats);
+        assert_eq!(
+            route("go perft 3 divide"),
+            Route::Done(Ok(Command::Perft(3)))
+        );
+        assert!(matches!(route("go perft stats"), Route::Done(Err(_))));
         assert!(matches!(route("go perft -1"), Route::Done(Err(_))));
         assert!(matches!(route("go perft"), Route::Done(Err(_))));
         assert!(matches!(route("go perft 99999999999"), Route::Done(Err(_))));

@@ -5,6 +5,7 @@
 use super::divide::{RootOrder, divide_lines};
 use super::output;
 use crate::board::Position;
+use crate::perft::stats;
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::tt::Tt;
 use crate::search::{Control, Limits, Searcher, time};
@@ -24,6 +25,8 @@ pub enum Job {
         pos: Position,
         /// Plies to count.
         depth: u32,
+        /// Whether to add the breakdown by kind of last-ply move (`go perft N stats`).
+        stats: bool,
         /// Threads and hash table.
         options: PerftOptions,
     },
@@ -196,8 +199,9 @@ impl State {
             Job::Perft {
                 pos,
                 depth,
+                stats,
                 options,
-            } => return perft(&pos, depth, &options, control),
+            } => return perft(&pos, depth, stats, &options, control),
             Job::Search {
                 pos,
                 history,
@@ -246,13 +250,40 @@ impl State {
 
 /// Runs `go perft`: the divide (root moves in Stockfish's order) and total, or
 /// `info string perft stopped` when `stop` came before the count was complete (a count
-/// that completed is answered in full).
-fn perft(pos: &Position, depth: u32, options: &PerftOptions, control: &Control) -> Vec<String> {
-    let Some(divide) = divide_with(pos, depth, options, &control.stop) else {
-        return vec!["info string perft stopped".into()];
+/// that completed is answered in full). With `stats`, the divide comes from the
+/// statistics walk and one `info string perft stats: nodes N, captures N, ...` line
+/// follows.
+fn perft(
+    pos: &Position,
+    depth: u32,
+    stats: bool,
+    options: &PerftOptions,
+    control: &Control,
+) -> Vec<String> {
+    let stopped = || vec!["info string perft stopped".to_string()];
+    let (divide, breakdown) = if stats {
+        let Some(parts) = stats::divide_with(pos, depth, options, &control.stop) else {
+            return stopped();
+        };
+        let total = stats::sum(&parts, depth);
+        let divide = parts.iter().map(|&(mv, s)| (mv, s.nodes)).collect();
+        (divide, Some(total))
+    } else {
+        let Some(divide) = divide_with(pos, depth, options, &control.stop) else {
+            return stopped();
+        };
+        (divide, None)
     };
     let mut lines = divide_lines(pos, depth, &divide, RootOrder::Stockfish);
     // Stockfish 15.1 ends its divide with a blank line.
     lines.push(String::new());
+    if let Some(total) = breakdown {
+        let rows: Vec<String> = total
+            .rows()
+            .iter()
+            .map(|(label, n)| format!("{label} {n}"))
+            .collect();
+        lines.push(format!("info string perft stats: {}", rows.join(", ")));
+    }
     lines
 }

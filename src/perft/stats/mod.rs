@@ -278,6 +278,17 @@ pub fn divide_with(
     (!stop.load(Ordering::Relaxed)).then_some(divide)
 }
 
+/// The whole breakdown of `parts`, the [`divide`] of a position at `depth` (at depth 0,
+/// the position itself: one node).
+#[must_use]
+pub fn sum(parts: &[(Move, Stats)], depth: u32) -> Stats {
+    let start = Stats {
+        nodes: u128::from(depth == 0),
+        ..Stats::default()
+    };
+    parts.iter().fold(start, |acc, (_, s)| acc + *s)
+}
+
 /// Whether `mv`, a legal move of `S` in `pos` that gives check, mates: the opponent has
 /// no legal reply. The move is made on the bitboards only, for the replies' generator.
 #[inline(always)]
