@@ -5,7 +5,6 @@ mod common;
 
 use common::run::rookling;
 
-
 /// The value after `label` and a colon, as a regex `label\s*:\s*(\d+)` would read it.
 fn field(line: &str, label: &str) -> Option<u64> {
     let rest = line.strip_prefix(label)?.trim_start().strip_prefix(':')?;

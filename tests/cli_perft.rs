@@ -4,7 +4,6 @@ mod common;
 
 use common::run::{rookling, stdout};
 
-
 #[test]
 fn perft_3_prints_stockfish_divide_format() {
     let out = rookling(&["perft", "3"]);

@@ -5,7 +5,6 @@ mod common;
 
 use common::run::rookling;
 
-
 /// Rows of the table whose position name starts with `name`.
 fn row<'a>(text: &'a str, name: &str) -> &'a str {
     text.lines()
