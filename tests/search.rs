@@ -377,3 +377,84 @@ fn fixed_depth_node_counts_repeat() {
     };
     assert_eq!(count(), count());
 }
+
+/// A searcher with `threads` search threads.
+fn searcher_with(threads: usize) -> Searcher {
+    let mut searcher = Searcher::new(16);
+    searcher.set_threads(threads);
+    searcher
+}
+
+#[test]
+fn more_threads_find_the_same_mate_and_legal_moves() {
+    let mate = pos("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    let middlegame = pos("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8");
+    for threads in [2, 4] {
+        let mut searcher = searcher_with(threads);
+        let control = Control::default();
+        let mut lines = Vec::new();
+        let result = searcher.go(&mate, &[], &depth(6), &control, &mut |l| lines.push(l));
+        assert_eq!(result.best, Some(mv(&mate, "d5f6")), "{threads}: {lines:?}");
+        assert_eq!(last_score(&lines), "mate 2", "{threads}: {lines:?}");
+        for limits in [
+            depth(9),
+            Limits {
+                movetime: Some(100),
+                ..Default::default()
+            },
+        ] {
+            let result = searcher.go(&middlegame, &[], &limits, &control, &mut |_| {});
+            let best = result.best.expect("a move");
+            assert!(legal_moves(&middlegame).contains(&best), "{threads}");
+            if let Some(reply) = result.ponder {
+                let mut after = middlegame.clone();
+                after.play(best);
+                assert!(legal_moves(&after).contains(&reply), "{threads}");
+            }
+        }
+    }
+}
+
+#[test]
+fn stop_ends_every_thread() {
+    let p = Position::startpos();
+    let control = Control::default();
+    let mut searcher = searcher_with(4);
+    let limits = Limits {
+        infinite: true,
+        ..Default::default()
+    };
+    // `go` returns only once every helper thread has been joined.
+    let after_stop = std::thread::scope(|s| {
+        let stopper = s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(300));
+            control.stop.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let result = searcher.go(&p, &[], &limits, &control, &mut |_| {});
+        let returned = Instant::now();
+        assert!(result.best.is_some());
+        returned - stopper.join().expect("stopper thread")
+    });
+    assert!(after_stop < common::GUARD, "{after_stop:?}");
+}
+
+#[test]
+fn node_limit_and_node_count_cover_every_thread() {
+    let p = pos("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8");
+    let control = Control::default();
+    let mut searcher = searcher_with(2);
+    let limit = 300_000;
+    let limits = Limits {
+        nodes: Some(limit),
+        ..Default::default()
+    };
+    let mut lines = Vec::new();
+    searcher.go(&p, &[], &limits, &control, &mut |l| lines.push(l));
+    let total = searcher.last_nodes();
+    // Each thread looks at the others' counts every 1024 nodes: a few thousand over.
+    assert!(
+        (limit..limit + 10_000).contains(&total),
+        "{total} nodes for a limit of {limit}"
+    );
+}

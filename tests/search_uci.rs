@@ -193,3 +193,69 @@ fn self_play_games_are_legal_and_end_correctly() {
     let end = self_play("8/8/8/4k3/8/8/8/R3K2Q w - - 0 1", 40, "go movetime 25");
     assert_eq!(end, End::Checkmate);
 }
+
+/// The number of threads of process `pid`.
+fn thread_count(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .expect("/proc/PID/task")
+        .count()
+}
+
+/// Waits (up to [`GUARD`]) for process `pid` to have `n` threads; the last count seen.
+fn settle_threads(pid: u32, n: usize) -> usize {
+    let start = Instant::now();
+    loop {
+        let count = thread_count(pid);
+        if count == n || start.elapsed() > GUARD {
+            return count;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "counts threads in /proc")]
+fn threads_run_during_a_search_and_end_with_it() {
+    let mut engine = rookling();
+    engine.sync();
+    let pid = engine.id();
+    let idle = thread_count(pid);
+    let moves: Vec<String> = ["d2d4", "g8f6"].map(String::from).to_vec();
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    // `Threads` changes between searches, up and down.
+    for threads in [2, 4, 1, 3] {
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send("go infinite");
+        engine.read_until(|l| l.starts_with("info depth 2 "));
+        // At most one search thread per core.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let searching = threads.min(cores);
+        assert_eq!(thread_count(pid), idle + searching - 1, "{threads} threads");
+        let reply = go(&mut engine, "stop");
+        check_legal(START_FEN, &moves, &reply);
+        assert_eq!(settle_threads(pid, idle), idle, "after {threads} threads");
+        check_legal(START_FEN, &moves, &go(&mut engine, "go movetime 50"));
+    }
+}
+
+#[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "counts threads in /proc")]
+fn no_thread_outlives_many_go_stop_cycles() {
+    let mut engine = rookling();
+    engine.sync();
+    let pid = engine.id();
+    let idle = thread_count(pid);
+    engine.send("setoption name Threads value 4");
+    engine.send("position startpos moves e2e4");
+    for i in 0..40 {
+        let reply = if i % 2 == 0 {
+            engine.send("go infinite");
+            go(&mut engine, "stop")
+        } else {
+            go(&mut engine, "go wtime 500 btime 500 winc 5 binc 5")
+        };
+        check_legal(START_FEN, &["e2e4".into()], &reply);
+    }
+    engine.sync();
+    assert_eq!(settle_threads(pid, idle), idle);
+}

@@ -5,6 +5,7 @@
 use super::CliError;
 use crate::board::{Position, START_FEN};
 use crate::movegen::play_moves;
+use crate::perft::stats::{self, Stats};
 use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
 use crate::perft::{MAX_DEPTH, PerftOptions, divide_with, perft_with};
 use crate::uci::divide::{RootOrder, divide_lines};
@@ -90,13 +91,26 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         return split(&pos, depth, ply);
     }
     let never = AtomicBool::new(false);
-    let divide = divide_with(&pos, depth, &options, &never).unwrap_or_default();
+    let (divide, stats) = if args.stats {
+        let parts = stats::divide_with(&pos, depth, &options, &never).unwrap_or_default();
+        let total = match depth {
+            0 => stats::stats(&pos, 0),
+            _ => parts.iter().fold(Stats::default(), |acc, (_, s)| acc + *s),
+        };
+        let divide = parts.iter().map(|&(mv, s)| (mv, s.nodes)).collect();
+        (divide, Some(total))
+    } else {
+        (
+            divide_with(&pos, depth, &options, &never).unwrap_or_default(),
+            None,
+        )
+    };
     let mut out = std::io::stdout().lock();
     for line in divide_lines(&pos, depth, &divide, RootOrder::Generator) {
         writeln!(out, "{line}")?;
     }
-    if args.stats {
-        write!(out, "\n{}", crate::perft::stats::stats(&pos, depth))?;
+    if let Some(stats) = stats {
+        write!(out, "\n{stats}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

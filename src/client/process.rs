@@ -139,6 +139,11 @@ impl UciProcess {
         }
     }
 
+    /// The child's process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The last line read, if any.
     pub fn last_line(&self) -> Option<&str> {
         self.last.as_deref()

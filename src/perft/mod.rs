@@ -18,6 +18,7 @@ pub mod units;
 
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
+pub(crate) use parallel::cores;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tree::Ctx;
 

@@ -2,12 +2,12 @@
 //! pruning, reverse futility and late-move pruning, late-move reductions, check
 //! extensions, and a quiescence search over captures and promotions.
 
-use super::Control;
 use super::draw::{insufficient_material, is_repetition};
 use super::ordering::{Heuristics, MAX_PLY, Picker, SEE_VALUE, captured, see_ge};
 use super::params::*;
+use super::smp::Shared;
 use super::time::Clock;
-use super::tt::{Bound, Tt};
+use super::tt::Bound;
 use crate::board::{Move, PieceType, Position};
 use crate::eval::evaluate;
 use crate::movegen::{legal_moves, tactical_moves};
@@ -22,18 +22,20 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_EVERY: u64 = 1024;
 
-/// The state of one search: the position being searched and what it learns.
+/// The state of one search thread: the position being searched and what it learns.
 pub struct Search<'a> {
     /// The position at the current node.
     pub pos: Position,
     /// Keys of the positions before the current one (game history, then the path).
     keys: Vec<u64>,
-    tt: &'a mut Tt,
     heur: &'a mut Heuristics,
     /// The clock.
     pub clock: Clock,
-    control: &'a Control,
-    node_limit: Option<u64>,
+    /// The table, the flags and the node counts all threads share.
+    shared: &'a Shared<'a>,
+    /// 0 for the main thread, which alone looks at the clock and the node limit;
+    /// helpers end when the main thread is done (or on `stop`).
+    thread: usize,
     /// Nodes visited (main search and quiescence).
     pub nodes: u64,
     /// The deepest ply reached in this iteration.
@@ -74,18 +76,16 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl<'a> Search<'a> {
-    /// A search of `pos`, whose predecessors' keys are `history` (oldest first), over
-    /// `root_moves` only.
-    #[allow(clippy::too_many_arguments)]
+    /// Thread `thread` (0: the main one) of a search of `pos`, whose predecessors' keys
+    /// are `history` (oldest first), over `root_moves` only.
     pub fn new(
         pos: &Position,
         history: &[u64],
         root_moves: Vec<Move>,
-        tt: &'a mut Tt,
         heur: &'a mut Heuristics,
         clock: Clock,
-        control: &'a Control,
-        node_limit: Option<u64>,
+        shared: &'a Shared<'a>,
+        thread: usize,
     ) -> Self {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
@@ -98,11 +98,10 @@ impl<'a> Search<'a> {
         Self {
             pos: pos.clone(),
             keys,
-            tt,
             heur,
             clock,
-            control,
-            node_limit,
+            shared,
+            thread,
             nodes: 0,
             seldepth: 0,
             aborted: false,
@@ -122,7 +121,17 @@ impl<'a> Search<'a> {
 
     /// Permille of the hash table filled in this search.
     pub fn tt_hashfull(&self) -> u32 {
-        self.tt.hashfull()
+        self.shared.tt.hashfull()
+    }
+
+    /// Nodes visited so far by every thread of the search (exact for this one, at most
+    /// [`CHECK_EVERY`] short for each helper).
+    pub fn total_nodes(&self) -> u64 {
+        if self.thread == 0 {
+            self.nodes + self.shared.helper_nodes()
+        } else {
+            self.nodes
+        }
     }
 
     /// Searches the root to `depth` within (`alpha`, `beta`).
@@ -139,14 +148,31 @@ impl<'a> Search<'a> {
         if !self.can_abort {
             return;
         }
-        if let Some(limit) = self.node_limit
+        if self.thread == 0
+            && let Some(limit) = self.shared.node_limit
             && self.nodes >= limit
         {
             self.aborted = true;
         }
-        if self.nodes.is_multiple_of(CHECK_EVERY) && self.clock.must_stop(self.control) {
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.must_stop() {
             self.aborted = true;
         }
+    }
+
+    /// Whether this thread must end its search now: the main thread on `stop`, past its
+    /// hard time limit or past the node limit (counted over all threads); a helper on
+    /// `stop` or once the main thread is done.
+    #[cold]
+    fn must_stop(&mut self) -> bool {
+        if self.thread > 0 {
+            self.shared.publish(self.thread, self.nodes);
+            return self.shared.done() || self.shared.control.stopped();
+        }
+        self.clock.must_stop(self.shared.control)
+            || self
+                .shared
+                .node_limit
+                .is_some_and(|limit| self.total_nodes() >= limit)
     }
 
     #[inline]
@@ -222,7 +248,7 @@ impl<'a> Search<'a> {
         }
 
         let key = self.pos.key();
-        let hit = self.tt.probe(key);
+        let hit = self.shared.tt.probe(key);
         let hash_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit
             && !pv_node
@@ -407,7 +433,8 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
+        self.shared
+            .tt
             .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
         best
     }
@@ -428,7 +455,7 @@ impl<'a> Search<'a> {
             return if in_check { 0 } else { evaluate(&self.pos) };
         }
         let key = self.pos.key();
-        let hit = self.tt.probe(key);
+        let hit = self.shared.tt.probe(key);
         if let Some(h) = hit {
             let score = from_tt(h.score, ply);
             let cut = match h.bound {
@@ -496,7 +523,8 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
+        self.shared
+            .tt
             .store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
         best
     }

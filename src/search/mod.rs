@@ -1,5 +1,6 @@
 //! Search: iterative deepening over [`alphabeta`] with time management ([`time`]), a
-//! transposition table ([`tt`]), move ordering ([`ordering`]) and draw rules ([`draw`]).
+//! transposition table ([`tt`]) shared by Lazy SMP helper threads ([`smp`]), move
+//! ordering ([`ordering`]) and draw rules ([`draw`]).
 //!
 //! The interface the UCI worker uses is fixed here: a [`Searcher`] owned by the worker,
 //! driven by [`Limits`] and a shared [`Control`], reporting `info` lines through a
@@ -10,6 +11,7 @@ pub mod draw;
 mod limits;
 pub(crate) mod ordering;
 pub mod params;
+pub(crate) mod smp;
 pub(crate) mod time;
 pub(crate) mod tt;
 
@@ -19,6 +21,7 @@ use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
 use alphabeta::{INF, MATE, MATE_BOUND, Search};
 use ordering::{Heuristics, MAX_PLY};
+use smp::{DoneOnDrop, Root, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use time::Clock;
@@ -44,6 +47,8 @@ impl Control {
 pub struct Searcher {
     tt: Tt,
     heur: Heuristics,
+    /// The helper threads' move-ordering history (one fewer than `threads`).
+    helpers: Vec<Heuristics>,
     threads: usize,
     move_overhead_ms: u64,
     last_nodes: u64,
@@ -74,6 +79,7 @@ impl Searcher {
         Self {
             tt: Tt::new(hash_mb),
             heur: Heuristics::default(),
+            helpers: Vec::new(),
             threads: 1,
             move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
             last_nodes: 0,
@@ -99,12 +105,16 @@ impl Searcher {
     /// Forgets the move-ordering history (killers, history scores), not the hash table.
     pub fn clear_history(&mut self) {
         self.heur.clear();
+        self.helpers.clear();
     }
 
-    /// Sets the number of search threads (UCI `Threads`). The search runs on one
-    /// thread whatever the value: Lazy SMP was not shown to gain strength here.
+    /// Sets the number of search threads (UCI `Threads`): the main thread and `n - 1`
+    /// Lazy SMP helpers ([`smp`]), started by each `go` and ended before `bestmove`.
+    /// At most one per core (as perft), so that the UCI thread is always answered at
+    /// once and no thread waits for a core.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, crate::perft::cores());
+        self.helpers.truncate(self.threads - 1);
     }
 
     /// Time kept in reserve per move for the GUI and the link (UCI `Move Overhead`, ms).
@@ -115,10 +125,10 @@ impl Searcher {
     /// Forgets everything learnt (UCI `ucinewgame`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.heur.clear();
+        self.clear_history();
     }
 
-    /// Nodes visited by the last search.
+    /// Nodes visited by the last search (all threads).
     pub fn last_nodes(&self) -> u64 {
         self.last_nodes
     }
@@ -157,60 +167,38 @@ impl Searcher {
         }
         self.tt.new_search();
         self.heur.new_search();
+        self.helpers
+            .resize_with(self.threads - 1, Heuristics::default);
+        for heur in &mut self.helpers {
+            heur.new_search();
+        }
         let max_depth = limits
             .depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-        let mut search = Search::new(
+        let shared = Shared::new(&self.tt, control, limits.nodes, self.helpers.len());
+        let root = Root {
             pos,
             history,
-            root_moves.clone(),
-            &mut self.tt,
-            &mut self.heur,
-            clock,
-            control,
-            limits.nodes,
-        );
-        let mut best = Best {
-            depth: 0,
-            score: 0,
-            pv: vec![root_moves[0]],
+            moves: &root_moves,
+            max_depth,
         };
-        for depth in 1..=max_depth {
-            search.can_abort = depth > 1;
-            let score = aspiration(&mut search, depth, best.score);
-            let pv = search.root_pv();
-            if !pv.is_empty() && root_moves.contains(&pv[0]) {
-                best.pv = pv.to_vec();
-                if !search.aborted {
-                    best.score = score;
-                    best.depth = depth;
-                }
+        let (main, helper_heurs) = (&mut self.heur, &mut self.helpers);
+        let (best, nodes) = std::thread::scope(|scope| {
+            let done = DoneOnDrop(&shared);
+            let helpers = smp::spawn_helpers(scope, helper_heurs, root, &shared);
+            let mut search = Search::new(pos, history, root_moves.clone(), main, clock, &shared, 0);
+            let best = iterate(&mut search, root, limits, control, report);
+            drop(done);
+            let mut nodes = search.nodes;
+            for helper in helpers {
+                // A helper that panicked is re-raised here, to the caller's handler.
+                nodes += helper
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
             }
-            if search.aborted {
-                break;
-            }
-            report(info_line(&search, &best, pos));
-            // `mate N`: a mate in N moves or fewer was found (`mate 0` asks for none).
-            if let Some(n) = limits.mate
-                && (n == 0 || best.score >= MATE_BOUND && ((MATE - best.score + 1) / 2) as u32 <= n)
-            {
-                break;
-            }
-            if !limits.infinite && search.clock.is_timed() && root_moves.len() == 1 {
-                break;
-            }
-            if !limits.infinite && search.clock.should_not_deepen(control, 0.5) {
-                break;
-            }
-            if limits.nodes.is_some_and(|n| search.nodes >= n) {
-                break;
-            }
-        }
-        if search.aborted {
-            report(info_line(&search, &best, pos));
-        }
-        self.last_nodes = search.nodes;
-        drop(search);
+            (best, nodes)
+        });
+        self.last_nodes = nodes;
         wait_for_release(limits, control);
         let best_move = best.pv[0];
         let ponder = best.pv.get(1).copied().filter(|&reply| {
@@ -223,6 +211,57 @@ impl Searcher {
             ponder,
         }
     }
+}
+
+/// The main thread's iterative deepening: reports each iteration, decides when to stop
+/// deepening; the best result found.
+fn iterate(
+    search: &mut Search,
+    root: Root,
+    limits: &Limits,
+    control: &Control,
+    report: &mut dyn FnMut(String),
+) -> Best {
+    let mut best = Best {
+        depth: 0,
+        score: 0,
+        pv: vec![root.moves[0]],
+    };
+    for depth in 1..=root.max_depth {
+        search.can_abort = depth > 1;
+        let score = aspiration(search, depth, best.score);
+        let pv = search.root_pv();
+        if !pv.is_empty() && root.moves.contains(&pv[0]) {
+            best.pv = pv.to_vec();
+            if !search.aborted {
+                best.score = score;
+                best.depth = depth;
+            }
+        }
+        if search.aborted {
+            break;
+        }
+        report(info_line(search, &best, root.pos));
+        // `mate N`: a mate in N moves or fewer was found (`mate 0` asks for none).
+        if let Some(n) = limits.mate
+            && (n == 0 || best.score >= MATE_BOUND && ((MATE - best.score + 1) / 2) as u32 <= n)
+        {
+            break;
+        }
+        if !limits.infinite && search.clock.is_timed() && root.moves.len() == 1 {
+            break;
+        }
+        if !limits.infinite && search.clock.should_not_deepen(control, 0.5) {
+            break;
+        }
+        if limits.nodes.is_some_and(|n| search.total_nodes() >= n) {
+            break;
+        }
+    }
+    if search.aborted {
+        report(info_line(search, &best, root.pos));
+    }
+    best
 }
 
 /// Searches one iteration in a window around the last score, widening on failure.
@@ -272,12 +311,13 @@ fn score_text(score: i32) -> String {
     }
 }
 
-/// One `info` line for the best result so far; the PV is cut at the first move that
+/// One `info` line for the best result so far (nodes and nps over all threads); the PV is cut at the first move that
 /// is not legal (a defence against hash collisions).
 fn info_line(search: &Search, best: &Best, root: &Position) -> String {
     let elapsed = search.clock.elapsed();
     let ms = elapsed.as_millis() as u64;
-    let nps = (search.nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+    let nodes = search.total_nodes();
+    let nps = (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
     let mut pos = root.clone();
     let mut pv = String::new();
     for &mv in &best.pv {
@@ -293,7 +333,7 @@ fn info_line(search: &Search, best: &Best, root: &Position) -> String {
         best.depth.max(1),
         search.seldepth.max(1),
         score_text(best.score),
-        search.nodes,
+        nodes,
         nps,
         search.tt_hashfull(),
         ms,

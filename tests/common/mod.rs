@@ -95,6 +95,11 @@ impl Uci {
         lines
     }
 
+    /// The engine's process id.
+    pub fn id(&self) -> u32 {
+        self.process.id()
+    }
+
     /// Closes the engine's input (end of file).
     pub fn close_input(&mut self) {
         self.process.close_input();

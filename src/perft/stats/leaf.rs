@@ -1,0 +1,201 @@
+//! The last ply of a statistics walk, counted from target sets: the moves are not made,
+//! except the few that give check (to see whether they mate) and the en passant and
+//! castling moves (rare, and each changes more than two squares).
+//!
+//! With `eksq` the enemy king and `occ` the occupancy before the move:
+//! - a piece gives **direct check** if its destination is one of the squares from which a
+//!   piece of its kind attacks `eksq` through `occ` ([`Leaf::checks`]). Leaving `from`
+//!   empty cannot open the destination's line to `eksq`: that needs `from` between the
+//!   two, on the line the piece slides along, so the piece already attacked the king
+//!   (an illegal position, the side not to move in check). Promotions change the kind
+//!   of the piece and are looked at one by one, with `from` emptied;
+//! - a piece gives **discovered check** if it is the only piece between `eksq` and one
+//!   of our sliders on a line ([`Leaf::discoverers`]) and leaves that line. A square is
+//!   on one line through `eksq` only, so a move uncovers at most one slider;
+//! - so a check is direct or discovered or both, and **both** is a double check.
+
+use super::reference;
+use super::{Tally, mates};
+use crate::attacks;
+use crate::board::{Bitboard, Move, PieceType, Position, Square};
+use crate::movegen::{MoveList, Side, Visitor, generate};
+use std::marker::PhantomData;
+
+/// Adds the last-ply moves of `pos`, `S` to move, to `tally`.
+#[inline(always)]
+pub(super) fn count<S: Side>(pos: &mut Position, tally: &mut Tally) {
+    let mut leaf = Leaf::<S>::new(pos, tally);
+    generate::<S, _>(pos, &mut leaf);
+    let Leaf {
+        checking, singles, ..
+    } = leaf;
+    for &mv in checking.iter() {
+        tally.checkmates += u64::from(mates::<S>(pos, mv));
+    }
+    for &mv in singles.iter() {
+        reference::record(tally, pos, mv);
+    }
+}
+
+/// The visitor of a last-ply node.
+struct Leaf<'a, S> {
+    pos: &'a Position,
+    tally: &'a mut Tally,
+    /// Enemy pieces.
+    theirs: Bitboard,
+    /// The occupancy before the move.
+    occ: Bitboard,
+    /// The enemy king.
+    eksq: Square,
+    /// By piece type (index): the squares from which such a piece of ours would attack
+    /// the enemy king (none for the king).
+    checks: [Bitboard; 6],
+    /// Our pieces that are the only piece between the enemy king and one of our sliders.
+    discoverers: Bitboard,
+    /// Moves that give check, to be looked at for mate once the generator is done.
+    checking: MoveList,
+    /// En passant and castling moves, to be made and recorded one by one.
+    singles: MoveList,
+    side: PhantomData<S>,
+}
+
+impl<'a, S: Side> Leaf<'a, S> {
+    #[inline(always)]
+    fn new(pos: &'a Position, tally: &'a mut Tally) -> Self {
+        let us = S::US;
+        let occ = pos.occupied();
+        let ours = pos.color(us);
+        let eksq = pos.king(S::THEM);
+        let bishop = attacks::bishop(eksq, occ);
+        let rook = attacks::rook(eksq, occ);
+        let checks = [
+            attacks::pawn(S::THEM, eksq),
+            attacks::knight(eksq),
+            bishop,
+            rook,
+            bishop | rook,
+            Bitboard::EMPTY,
+        ];
+        let queens = pos.pieces(PieceType::Queen);
+        let our_rq = ours & (pos.pieces(PieceType::Rook) | queens);
+        let our_bq = ours & (pos.pieces(PieceType::Bishop) | queens);
+        let snipers = (attacks::rook_rays(eksq) & our_rq) | (attacks::bishop_rays(eksq) & our_bq);
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(eksq, sniper) & occ;
+            if !blockers.more_than_one() {
+                discoverers |= blockers & ours;
+            }
+        }
+        Self {
+            pos,
+            tally,
+            theirs: pos.color(S::THEM),
+            occ,
+            eksq,
+            checks,
+            discoverers,
+            checking: MoveList::new(),
+            singles: MoveList::new(),
+            side: PhantomData,
+        }
+    }
+
+    /// Counts the moves to `to_set` (one move each) of which `direct` check directly
+    /// and `discovered` uncover a slider; remembers the checking ones as `make(to)`.
+    #[inline(always)]
+    fn checks_among(
+        &mut self,
+        direct: Bitboard,
+        discovered: Bitboard,
+        make: impl Fn(Square) -> Move,
+    ) {
+        let checking = direct | discovered;
+        if checking.is_empty() {
+            return;
+        }
+        let t = &mut *self.tally;
+        t.checks += u64::from(checking.count());
+        t.double_checks += u64::from((direct & discovered).count());
+        t.discovered_checks += u64::from((discovered & !direct).count());
+        for to in checking {
+            self.checking.push(make(to));
+        }
+    }
+
+    /// The four promotions from `from` to `to`, one by one.
+    #[inline(never)]
+    fn promotions(&mut self, from: Square, to: Square) {
+        let t = &mut *self.tally;
+        t.nodes += 4;
+        t.promotions += 4;
+        if self.theirs.has(to) {
+            t.captures += 4;
+        }
+        let discovered = self.discoverers.has(from) && !attacks::line(self.eksq, from).has(to);
+        let occ = (self.occ ^ Bitboard::from(from)) | Bitboard::from(to);
+        for mv in Move::promotions(from, to) {
+            let reach = match mv.promotion_piece() {
+                Some(PieceType::Knight) => attacks::knight(to),
+                Some(PieceType::Bishop) => attacks::bishop(to, occ),
+                Some(PieceType::Rook) => attacks::rook(to, occ),
+                _ => attacks::queen(to, occ),
+            };
+            let direct = reach.has(self.eksq);
+            if direct || discovered {
+                let t = &mut *self.tally;
+                t.checks += 1;
+                if direct && discovered {
+                    t.double_checks += 1;
+                } else if discovered {
+                    t.discovered_checks += 1;
+                }
+                self.checking.push(mv);
+            }
+        }
+    }
+}
+
+impl<S: Side> Visitor for Leaf<'_, S> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        let t = &mut *self.tally;
+        t.nodes += u64::from(targets.count());
+        t.captures += u64::from((targets & self.theirs).count());
+        let kind = self.pos.piece_on(from).kind();
+        let direct = targets & self.checks[kind.index()];
+        let discovered = if self.discoverers.has(from) {
+            targets & !attacks::line(self.eksq, from)
+        } else {
+            Bitboard::EMPTY
+        };
+        self.checks_among(direct, discovered, |to| Move::normal(from, to));
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i8, promotion: bool) {
+        if promotion {
+            for to in targets {
+                self.promotions(to.offset(-delta), to);
+            }
+            return;
+        }
+        let t = &mut *self.tally;
+        t.nodes += u64::from(targets.count());
+        t.captures += u64::from((targets & self.theirs).count());
+        let direct = targets & self.checks[PieceType::Pawn.index()];
+        let mut discovered = Bitboard::EMPTY;
+        for from in targets.shift(-delta) & self.discoverers {
+            let to = from.offset(delta);
+            if !attacks::line(self.eksq, from).has(to) {
+                discovered |= Bitboard::from(to);
+            }
+        }
+        self.checks_among(direct, discovered, |to| Move::normal(to.offset(-delta), to));
+    }
+
+    #[inline(always)]
+    fn single(&mut self, mv: Move) {
+        self.singles.push(mv);
+    }
+}

@@ -1,0 +1,147 @@
+//! Lazy SMP: helper threads search the same root as the main thread, sharing only the
+//! transposition table, so that each finds the others' results there.
+//!
+//! Helpers differ from the main thread and from each other in depth: odd helpers start
+//! one ply deeper and stay a ply ahead, and their move-ordering history is their own.
+//! They never report, never look at the clock and end as soon as the main thread is done
+//! (or `stop` arrives); only the main thread's result is played. Node counts are summed
+//! over the threads.
+
+use super::alphabeta::Search;
+use super::ordering::Heuristics;
+use super::time::Clock;
+use super::tt::Tt;
+use super::{Control, Limits, aspiration};
+use crate::board::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::{Scope, ScopedJoinHandle};
+
+/// One helper's node count, on its own cache line (helpers write it often).
+#[derive(Default)]
+#[repr(align(64))]
+struct Counter(AtomicU64);
+
+/// What the threads of one search share.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a Tt,
+    /// The UCI loop's flags (`stop`, `ponderhit`).
+    pub control: &'a Control,
+    /// `go nodes`: the main thread ends once all threads together have visited this many.
+    pub node_limit: Option<u64>,
+    /// Set when the main thread is done: the helpers end.
+    done: AtomicBool,
+    /// Nodes visited by helper `i + 1`, published every few thousand nodes.
+    helper_nodes: Vec<Counter>,
+}
+
+impl<'a> Shared<'a> {
+    /// The shared state of a search with `helpers` helper threads.
+    pub fn new(tt: &'a Tt, control: &'a Control, node_limit: Option<u64>, helpers: usize) -> Self {
+        Self {
+            tt,
+            control,
+            node_limit,
+            done: AtomicBool::new(false),
+            helper_nodes: (0..helpers).map(|_| Counter::default()).collect(),
+        }
+    }
+
+    /// Whether the main thread is done.
+    pub fn done(&self) -> bool {
+        self.done.load(Ordering::Relaxed)
+    }
+
+    /// Publishes helper `thread`'s node count.
+    pub fn publish(&self, thread: usize, nodes: u64) {
+        if let Some(counter) = self.helper_nodes.get(thread - 1) {
+            counter.0.store(nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// The helpers' nodes as last published.
+    pub fn helper_nodes(&self) -> u64 {
+        self.helper_nodes
+            .iter()
+            .map(|c| c.0.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+/// Sets `done` when dropped: the helpers end when the main thread does, even when it
+/// unwinds from a panic (otherwise the scope would wait for them forever).
+pub struct DoneOnDrop<'s, 'a>(pub &'s Shared<'a>);
+
+impl Drop for DoneOnDrop<'_, '_> {
+    fn drop(&mut self) {
+        self.0.done.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What every helper searches.
+#[derive(Clone, Copy)]
+pub struct Root<'r> {
+    /// The root position.
+    pub pos: &'r Position,
+    /// Keys of the positions before it.
+    pub history: &'r [u64],
+    /// The root moves allowed.
+    pub moves: &'r [Move],
+    /// The deepest iteration.
+    pub max_depth: i32,
+}
+
+/// Starts one helper thread per entry of `heurs` (helper `i + 1` uses `heurs[i]`);
+/// each returns the nodes it visited. A helper that cannot be started is left out.
+pub fn spawn_helpers<'scope, 'env>(
+    scope: &'scope Scope<'scope, 'env>,
+    heurs: &'env mut [Heuristics],
+    root: Root<'env>,
+    shared: &'env Shared<'env>,
+) -> Vec<ScopedJoinHandle<'scope, u64>> {
+    let mut handles = Vec::with_capacity(heurs.len());
+    for (i, heur) in heurs.iter_mut().enumerate() {
+        let spawned = std::thread::Builder::new()
+            .name(format!("search-{}", i + 1))
+            .stack_size(crate::perft::STACK_BYTES)
+            .spawn_scoped(scope, move || helper(i + 1, root, heur, shared));
+        match spawned {
+            Ok(handle) => handles.push(handle),
+            Err(e) => {
+                log::warn!("search helper {} not started: {e}", i + 1);
+                break;
+            }
+        }
+    }
+    handles
+}
+
+/// Helper `thread`'s iterative deepening, until the main thread is done; its nodes.
+fn helper(thread: usize, root: Root, heur: &mut Heuristics, shared: &Shared) -> u64 {
+    let infinite = Limits {
+        infinite: true,
+        ..Default::default()
+    };
+    let clock = Clock::new(&infinite, root.pos.side_to_move(), 0);
+    let mut search = Search::new(
+        root.pos,
+        root.history,
+        root.moves.to_vec(),
+        heur,
+        clock,
+        shared,
+        thread,
+    );
+    search.can_abort = true;
+    let mut score = 0;
+    let mut depth = 1 + (thread % 2) as i32;
+    while depth <= root.max_depth && !shared.done() {
+        let s = aspiration(&mut search, depth, score);
+        if search.aborted {
+            break;
+        }
+        score = s;
+        depth += 1;
+    }
+    search.nodes
+}
