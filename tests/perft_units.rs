@@ -96,7 +96,8 @@ fn rookling(args: &[&str], stdin: &str) -> std::process::Output {
         .spawn()
         .expect("rookling runs");
     let mut input = child.stdin.take().expect("stdin");
-    std::io::Write::write_all(&mut input, stdin.as_bytes()).expect("stdin written");
+    // A merge that refuses a line stops reading: the rest of the input may not be taken.
+    let _ = std::io::Write::write_all(&mut input, stdin.as_bytes());
     drop(input);
     child.wait_with_output().expect("rookling ends")
 }
@@ -253,4 +254,73 @@ fn merge_names_the_bad_line() {
     let err = String::from_utf8_lossy(&merge.stderr);
     assert!(err.contains(&format!("{}:2:", bad.display())), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The result lines of `rookling perft --unit LINE --stats` for every unit of a split.
+fn count_with_stats(units: &[String]) -> Vec<String> {
+    units
+        .iter()
+        .map(|unit| {
+            let out = rookling(&["perft", "--unit", unit, "--stats"], "");
+            assert!(out.status.success(), "unit {unit}: {out:?}");
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        })
+        .collect()
+}
+
+/// Statistics through split, units and merge: the merged breakdown is the one of the
+/// whole, on a position not in the repository (transpositions give multiplicities > 1),
+/// in any order; a unit counted without statistics among ones with is refused, and so is
+/// a count that is not a multiple of the multiplicity.
+#[test]
+fn statistics_split_and_merge_exactly() {
+    let fen = "r3k2r/1b4bq/8/8/8/8/7B/R3K2R b KQkq - 3 7";
+    let mut results = count_with_stats(&split(fen, 4, 2));
+    assert!(
+        results.iter().all(|r| r.starts_with("stats ")),
+        "{results:?}"
+    );
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let whole = rookling::perft::stats::reference::stats(&pos, 4);
+    results.reverse();
+    let (status, stdout, stderr) = merge(&results.join("\n"));
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        format!("Nodes searched: {}\n\n{whole}", whole.nodes)
+    );
+
+    let mut mixed = results.clone();
+    let plain = count(
+        results[1]
+            .split_once(';')
+            .map(|(_, u)| u)
+            .unwrap_or_default(),
+    );
+    mixed[1] = plain;
+    assert_refused(&mixed.join("\n"), Some(2), "with and without statistics");
+
+    let small = count_with_stats(&split("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 4, 3));
+    assert_eq!(merge(&small.join("\n")).0, Some(0));
+    let multiple = small
+        .iter()
+        .position(|r| r.split(';').nth(3).is_some_and(|m| m != "1"))
+        .expect("a transposition");
+    let mut altered = small.clone();
+    let counts: Vec<&str> = altered[multiple]
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .split(' ')
+        .collect();
+    let bumped: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match (i, c.parse::<u128>()) {
+            (2, Ok(n)) => (n + 1).to_string(),
+            _ => c.to_string(),
+        })
+        .collect();
+    altered[multiple] = with_field(&altered[multiple], 0, &bumped.join(" "));
+    assert_refused(&altered.join("\n"), Some(multiple + 1), "not a multiple");
 }

@@ -49,13 +49,15 @@ pub struct PerftArgs {
     #[arg(long, value_name = "PLY", conflicts_with = "stats")]
     pub split: Option<u32>,
     /// Count one work unit line; prints `NODES;` and the unit line (NODES = the unit's
-    /// perft times its multiplicity).
+    /// perft times its multiplicity); with `--stats`, `stats N1 ... N9;` and the unit line
+    /// (the breakdown, each count times the multiplicity).
     #[arg(long, value_name = "LINE",
-          conflicts_with_all = ["depth", "fen", "moves", "split", "stats", "merge"])]
+          conflicts_with_all = ["depth", "fen", "moves", "split", "merge"])]
     pub unit: Option<String>,
-    /// Sum the unit results in FILES (`-` = standard input) exactly; prints the total.
-    /// Refuses results of another split, a unit counted twice, missing units and an
-    /// empty merge.
+    /// Sum the unit results in FILES (`-` = standard input) exactly; prints the total
+    /// (and the breakdown, if the results carry one). Refuses results of another split,
+    /// a unit counted twice, missing units, results with and without statistics mixed,
+    /// and an empty merge.
     #[arg(long, num_args = 1.., value_name = "FILES",
           conflicts_with_all = ["depth", "fen", "moves", "split", "stats"])]
     pub merge: Vec<PathBuf>,
@@ -79,7 +81,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         hash_mb: args.hash_mb as usize,
     };
     if let Some(line) = &args.unit {
-        return count_unit(line, &options);
+        return count_unit(line, &options, args.stats);
     }
     if !args.merge.is_empty() {
         return merge(&args.merge);
@@ -150,15 +152,22 @@ fn split(pos: &Position, depth: u32, ply: u32) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--unit LINE`: counts one unit, prints its result line.
-fn count_unit(line: &str, options: &PerftOptions) -> Result<ExitCode, CliError> {
+/// `--unit LINE`: counts one unit (with statistics if `with_stats`), prints its result
+/// line.
+fn count_unit(line: &str, options: &PerftOptions, with_stats: bool) -> Result<ExitCode, CliError> {
     let bad = |e: units::UnitError| CliError::Other(format!("bad unit '{}': {e}", line.trim()));
     let (unit, pos) = Unit::parse(line).map_err(bad)?;
     check_depth(unit.depth)?;
     let never = AtomicBool::new(false);
-    let nodes = perft_with(&pos, unit.depth, options, &never)
-        .ok_or_else(|| CliError::Other("perft stopped".into()))?;
-    let result = UnitResult::new(unit, nodes).map_err(bad)?;
+    let stopped = || CliError::Other("perft stopped".into());
+    let result = if with_stats {
+        let stats = stats::stats_with(&pos, unit.depth, options, &never).ok_or_else(stopped)?;
+        UnitResult::with_stats(unit, stats)
+    } else {
+        let nodes = perft_with(&pos, unit.depth, options, &never).ok_or_else(stopped)?;
+        UnitResult::new(unit, nodes)
+    }
+    .map_err(bad)?;
     writeln!(std::io::stdout().lock(), "{}", result.line())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -190,6 +199,10 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, CliError> {
         .finish()
         .map_err(|e| CliError::Other(e.to_string()))?;
     log::info!("merged {} units of {}", merger.units(), merged.split);
-    writeln!(std::io::stdout().lock(), "Nodes searched: {}", merged.total)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "Nodes searched: {}", merged.total)?;
+    if let Some(stats) = merged.stats {
+        write!(out, "\n{stats}")?;
+    }
     Ok(ExitCode::SUCCESS)
 }

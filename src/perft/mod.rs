@@ -12,6 +12,7 @@
 pub mod epd;
 pub(crate) mod hash;
 mod parallel;
+mod pool;
 pub mod stats;
 mod tree;
 pub mod units;
@@ -19,6 +20,7 @@ pub mod units;
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
 pub(crate) use parallel::cores;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tree::Ctx;
 
@@ -127,15 +129,15 @@ pub fn divide_with(
     }
     let table = match options.hash_mb {
         0 => None,
-        mb => hash::Run::start(mb),
-    };
-    let ctx = Ctx {
-        hash: table.as_ref(),
-        stop,
+        mb => hash::Run::start(mb).map(Arc::new),
     };
     let divide = if options.threads > 1 && depth > 1 {
-        parallel::divide(pos, depth, options.threads, &ctx)
+        parallel::divide(pos, depth, options.threads, table, stop)
     } else {
+        let ctx = Ctx {
+            hash: table.as_deref(),
+            stop,
+        };
         let mut pos = pos.clone();
         let mut divide = Vec::new();
         for &mv in legal_moves(&pos).iter() {

@@ -2,17 +2,19 @@
 //! the threads take one at a time from a shared queue (an atomic index over a list).
 //! Each subtree is counted exactly as one thread would, so the totals are identical.
 //!
-//! The calling thread counts too, with at most [`cores`]` - 1` helpers: perft never
-//! waits, so more threads than cores only add the cost of starting them and take the
-//! CPU from the thread that reads commands (1024 threads on 2 cores delayed `isready`
-//! by up to a second). Helpers get a stack of [`STACK_BYTES`](super::STACK_BYTES), enough
-//! for the deepest walk allowed.
+//! The calling thread counts too, helped by at most [`pool::cores`]` - 1` threads of the
+//! [`pool`], kept between runs. A job owns everything its helpers read (position,
+//! subtrees, table), so a helper still finishing a stopped job never reads freed memory;
+//! its own stop flag is raised when the caller's is, or when a thread panics.
 
+use super::hash::Run;
+pub(crate) use super::pool::cores;
+use super::pool::{self, Task};
 use super::tree::{self, Ctx};
 use crate::board::{Move, Position, Undo};
 use crate::movegen::legal_moves;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The deepest ply the tree is cut at.
 const MAX_SPLIT: usize = 3;
@@ -28,71 +30,113 @@ struct Item {
     len: usize,
 }
 
+/// One parallel count, shared by the caller and its helpers.
+struct Job {
+    root: Position,
+    items: Vec<Item>,
+    /// Plies below each item.
+    depth: u32,
+    /// The next item to take.
+    next: AtomicUsize,
+    /// Root moves.
+    roots: usize,
+    hash: Option<Arc<Run>>,
+    /// The helpers' stop flag (the caller's own is passed on to it).
+    stop: AtomicBool,
+    /// Counts by root move, summed over the threads' shares.
+    counts: Mutex<Vec<u128>>,
+}
+
+impl Job {
+    /// Counts items until none is left or `stop` (or the job's flag) is set, then adds
+    /// the counts to the job's. A panic raises the job's flag on its way out, so that
+    /// the other threads stop early.
+    fn share(&self, stop: &AtomicBool) {
+        let ctx = Ctx {
+            hash: self.hash.as_deref(),
+            stop,
+        };
+        let guard = StopOnDrop(&self.stop);
+        let mine = work(self, &ctx);
+        // Not a panic: the others go on with their items.
+        std::mem::forget(guard);
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        for (total, count) in counts.iter_mut().zip(mine) {
+            *total += count;
+        }
+    }
+}
+
+/// Raises a stop flag when dropped (forgotten on a normal return).
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Each legal move of `pos` with the perft of `depth - 1` below it, counted by `threads`
-/// threads; meaningless once `ctx.stop` is set. `depth` must be at least 1.
-pub(crate) fn divide(pos: &Position, depth: u32, threads: usize, ctx: &Ctx) -> Vec<(Move, u128)> {
-    let threads = threads.clamp(1, cores());
+/// threads; meaningless once `stop` is set. `depth` must be at least 1. A panic on a
+/// helper is raised again here.
+pub(crate) fn divide(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    hash: Option<Arc<Run>>,
+    stop: &AtomicBool,
+) -> Vec<(Move, u128)> {
+    let threads = threads.clamp(1, pool::size() + 1);
     let root_moves = legal_moves(pos);
     let (items, remaining) = items(pos, depth, threads);
-    let next = AtomicUsize::new(0);
     let helpers = threads.min(items.len()).saturating_sub(1);
-    let share = || work(pos, &items, remaining, &next, root_moves.len(), ctx);
-    let totals = std::thread::scope(|scope| {
-        // A helper that cannot be started leaves its share to the others.
-        let handles: Vec<_> = (0..helpers)
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .name("perft".into())
-                    .stack_size(super::STACK_BYTES)
-                    .spawn_scoped(scope, share)
-                    .ok()
-            })
-            .collect();
-        let mut totals = share();
-        for handle in handles {
-            // A panicking helper is a bug; pass it on rather than return a wrong count.
-            let counts = handle
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            for (total, count) in totals.iter_mut().zip(counts) {
-                *total += count;
-            }
-        }
-        totals
+    let job = Arc::new(Job {
+        root: pos.clone(),
+        items,
+        depth: remaining,
+        next: AtomicUsize::new(0),
+        roots: root_moves.len(),
+        hash,
+        stop: AtomicBool::new(false),
+        counts: Mutex::new(vec![0; root_moves.len()]),
     });
-    root_moves.iter().copied().zip(totals).collect()
+    let helped = Arc::clone(&job);
+    let task: Task = Arc::new(move || helped.share(&helped.stop));
+    let pass_stop = || {
+        if stop.load(Ordering::Relaxed) {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+    };
+    pool::run(
+        helpers,
+        &task,
+        || {
+            job.share(stop);
+            pass_stop();
+        },
+        pass_stop,
+    );
+    let counts = std::mem::take(&mut *job.counts.lock().unwrap_or_else(|e| e.into_inner()));
+    root_moves.iter().copied().zip(counts).collect()
 }
 
-/// The threads that can run at once on this machine (1 if unknown), asked once.
-pub(crate) fn cores() -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
-/// One thread's share: takes subtrees until none is left (or `stop`), returns the counts
-/// by root move.
-fn work(
-    root: &Position,
-    items: &[Item],
-    depth: u32,
-    next: &AtomicUsize,
-    roots: usize,
-    ctx: &Ctx,
-) -> Vec<u128> {
-    let mut counts = vec![0u128; roots];
-    let mut pos = root.clone();
+/// One thread's share: takes subtrees until none is left (or a stop flag is set),
+/// returns the counts by root move.
+fn work(job: &Job, ctx: &Ctx) -> Vec<u128> {
+    let mut counts = vec![0u128; job.roots];
+    let mut pos = job.root.clone();
     let mut undos: [Option<Undo>; MAX_SPLIT] = [None; MAX_SPLIT];
     loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(item) = items.get(i) else { break };
-        if ctx.stop.load(Ordering::Relaxed) {
+        let i = job.next.fetch_add(1, Ordering::Relaxed);
+        let Some(item) = job.items.get(i) else { break };
+        if ctx.stop.load(Ordering::Relaxed) || job.stop.load(Ordering::Relaxed) {
             break;
         }
         let path = &item.moves[..item.len];
         for (undo, &mv) in undos.iter_mut().zip(path) {
             *undo = Some(pos.make(mv));
         }
-        counts[item.root] += tree::count(&mut pos, depth, ctx);
+        counts[item.root] += tree::count(&mut pos, job.depth, ctx);
         for (undo, &mv) in undos.iter().zip(path).rev() {
             if let Some(undo) = undo {
                 pos.unmake(mv, undo);

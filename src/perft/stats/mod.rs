@@ -142,6 +142,27 @@ impl Stats {
     }
 }
 
+impl Stats {
+    /// The sum, or `None` if a count overflows.
+    pub fn checked_add(&self, other: &Stats) -> Option<Stats> {
+        let (a, b) = (self.counts(), other.counts());
+        let mut out = [0u128; 9];
+        for (o, (a, b)) in out.iter_mut().zip(a.into_iter().zip(b)) {
+            *o = a.checked_add(b)?;
+        }
+        Some(Stats::from_counts(out))
+    }
+
+    /// Every count times `factor`, or `None` if one overflows.
+    pub fn checked_mul(&self, factor: u128) -> Option<Stats> {
+        let mut out = self.counts();
+        for o in &mut out {
+            *o = o.checked_mul(factor)?;
+        }
+        Some(Stats::from_counts(out))
+    }
+}
+
 impl<N: Copy + AddAssign> Add for Breakdown<N> {
     type Output = Self;
 

@@ -9,7 +9,7 @@ use super::walk::{self, Ctx};
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
 use crate::perft::STACK_BYTES;
-use crate::perft::parallel::cores;
+use crate::perft::cores;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Subtrees wanted per thread, so that the last ones to finish are small.

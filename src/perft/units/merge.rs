@@ -2,6 +2,7 @@
 //! none (see the [parent module](super) for the line formats).
 
 use super::{Split, UnitError, UnitResult, identity};
+use crate::perft::stats::Stats;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -31,6 +32,9 @@ pub enum MergeError {
     Duplicate(Origin, Origin),
     /// The sum does not fit in 128 bits.
     Overflow(Origin),
+    /// A result with statistics among results without, or the reverse: where, and the
+    /// first line (whose kind the merge follows).
+    MixedStats(Origin, Origin),
     /// No result line at all.
     Nothing,
     /// Units of the split with no result: how many, and the first few places.
@@ -52,6 +56,11 @@ impl fmt::Display for MergeError {
             ),
             Self::Duplicate(at, first) => write!(f, "{at}: unit already counted at {first}"),
             Self::Overflow(at) => write!(f, "{at}: the total overflows 128 bits"),
+            Self::MixedStats(at, first) => write!(
+                f,
+                "{at}: results with and without statistics (--stats) mixed; {first} decides \
+                 the kind: count every unit the same way"
+            ),
             Self::Nothing => f.write_str("nothing to merge: no result line"),
             Self::Missing(split, count, first) => {
                 let places: Vec<String> = first.iter().map(u64::to_string).collect();
@@ -79,6 +88,8 @@ impl std::error::Error for MergeError {}
 pub struct Merged {
     /// The exact total.
     pub total: u128,
+    /// The exact sum of the breakdowns, if the results carry statistics.
+    pub stats: Option<Stats>,
     /// The split merged.
     pub split: Split,
 }
@@ -87,6 +98,7 @@ pub struct Merged {
 #[derive(Default)]
 pub struct Merger {
     total: u128,
+    stats: Option<Stats>,
     first: Option<(Split, Origin)>,
     places: HashMap<u64, Origin>,
     positions: HashMap<String, Origin>,
@@ -111,7 +123,15 @@ impl Merger {
                 return Err(MergeError::OtherSplit(origin, *split, first.clone()));
             }
             Some(_) => {}
-            None => self.first = Some((unit.split, origin.clone())),
+            None => {
+                self.first = Some((unit.split, origin.clone()));
+                self.stats = result.stats.map(|_| Stats::default());
+            }
+        }
+        if self.stats.is_some() != result.stats.is_some()
+            && let Some((_, first)) = &self.first
+        {
+            return Err(MergeError::MixedStats(origin, first.clone()));
         }
         if let Some(first) = self.places.get(&unit.index) {
             return Err(MergeError::Duplicate(origin, first.clone()));
@@ -121,10 +141,12 @@ impl Merger {
         if let Some(first) = self.positions.get(&position) {
             return Err(MergeError::Duplicate(origin, first.clone()));
         }
-        self.total = self
-            .total
-            .checked_add(result.nodes)
-            .ok_or_else(|| MergeError::Overflow(origin.clone()))?;
+        let overflow = || MergeError::Overflow(origin.clone());
+        let total = self.total.checked_add(result.nodes).ok_or_else(overflow)?;
+        if let (Some(sum), Some(stats)) = (&mut self.stats, &result.stats) {
+            *sum = sum.checked_add(stats).ok_or_else(overflow)?;
+        }
+        self.total = total;
         self.places.insert(unit.index, origin.clone());
         self.positions.insert(position, origin);
         Ok(())
@@ -151,6 +173,7 @@ impl Merger {
         }
         Ok(Merged {
             total: self.total,
+            stats: self.stats,
             split: *split,
         })
     }

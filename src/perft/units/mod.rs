@@ -13,16 +13,21 @@
 //! - A unit is one text line,
 //!   `FEN;DEPTH;MULTIPLICITY;split DIGEST depth D ply P;unit I of N;check DIGEST`; its
 //!   result is the same line after `NODES;`, where NODES is the unit's perft times its
-//!   multiplicity ([`UnitResult`]).
-//! - [`Merger`] sums result lines exactly (u128, overflow checked). It refuses malformed
-//!   lines, results of another split, a unit counted twice (however its line is spelt),
-//!   and, at the end, missing units and an empty merge; each error names where it is.
+//!   multiplicity ([`UnitResult`]); a result with statistics (`perft --unit LINE
+//!   --stats`) starts `stats N1 N2 ... N9;` instead: the nine counts of the breakdown
+//!   ([`LABELS`](crate::perft::stats::LABELS) order, nodes first), each times the
+//!   multiplicity.
+//! - [`Merger`] sums result lines exactly (u128, overflow checked), breakdowns too. It
+//!   refuses malformed lines, results of another split, a unit counted twice (however
+//!   its line is spelt), results with and without statistics in one merge, and, at the
+//!   end, missing units and an empty merge; each error names where it is.
 //!
 //! The digests are 64-bit FNV-1a hashes (with MurmurHash3's finaliser) of the
 //! normalised fields: they catch mistakes, not forgery. Pure: files belong to the CLI.
 
 use crate::board::Position;
 use crate::movegen::legal_moves;
+use crate::perft::stats::Stats;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
@@ -98,10 +103,14 @@ impl fmt::Display for UnitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Fields(n, found) => {
-                let shape = if *n == RESULT_FIELDS { "NODES;" } else { "" };
+                let (shape, or) = if *n == RESULT_FIELDS {
+                    ("NODES;", " (or 'stats N1 ... N9' for NODES)")
+                } else {
+                    ("", "")
+                };
                 write!(
                     f,
-                    "expected {shape}FEN;DEPTH;MULTIPLICITY;split ...;unit ...;check ..., \
+                    "expected {shape}FEN;DEPTH;MULTIPLICITY;split ...;unit ...;check ...{or}, \
                      found {found} field(s)"
                 )
             }
@@ -111,7 +120,7 @@ impl fmt::Display for UnitError {
             Self::Depth => f.write_str("the unit's depth is not the split's depth minus its ply"),
             Self::Index => f.write_str("the unit's place is outside its split"),
             Self::Check => f.write_str("check digest mismatch: the line was altered"),
-            Self::NotMultiple => f.write_str("node count is not a multiple of the multiplicity"),
+            Self::NotMultiple => f.write_str("a count is not a multiple of the multiplicity"),
             Self::Overflow => f.write_str("the node count overflows 128 bits"),
             Self::PlyTooDeep => f.write_str("the split ply is deeper than the depth"),
         }
@@ -263,11 +272,14 @@ fn digest(text: &str) -> u64 {
     h ^ (h >> 33)
 }
 
-/// A counted unit: its nodes (perft times multiplicity) and the unit.
+/// A counted unit: its nodes (perft times multiplicity), its breakdown if counted with
+/// statistics (each count times multiplicity), and the unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnitResult {
     /// The unit's perft times its multiplicity.
     pub nodes: u128,
+    /// The unit's statistics times its multiplicity (`nodes` is their first count).
+    pub stats: Option<Stats>,
     /// The unit counted.
     pub unit: Unit,
 }
@@ -278,29 +290,73 @@ impl UnitResult {
         let nodes = perft
             .checked_mul(u128::from(unit.multiplicity))
             .ok_or(UnitError::Overflow)?;
-        Ok(Self { nodes, unit })
+        Ok(Self {
+            nodes,
+            stats: None,
+            unit,
+        })
     }
 
-    /// The result's line: `NODES;` then the unit's line.
+    /// The result for `unit` whose position has the statistics `stats` at its depth.
+    pub fn with_stats(unit: Unit, stats: Stats) -> Result<Self, UnitError> {
+        let stats = stats
+            .checked_mul(u128::from(unit.multiplicity))
+            .ok_or(UnitError::Overflow)?;
+        Ok(Self {
+            nodes: stats.nodes,
+            stats: Some(stats),
+            unit,
+        })
+    }
+
+    /// The result's line: `NODES;` (or `stats N1 ... N9;`) then the unit's line.
     pub fn line(&self) -> String {
-        format!("{};{}", self.nodes, self.unit.line())
+        match &self.stats {
+            None => format!("{};{}", self.nodes, self.unit.line()),
+            Some(stats) => {
+                let counts: Vec<String> = stats.counts().iter().map(u128::to_string).collect();
+                format!("stats {};{}", counts.join(" "), self.unit.line())
+            }
+        }
     }
 
     /// Parses a result line and checks it.
     pub fn parse(line: &str) -> Result<Self, UnitError> {
-        let Some((nodes, unit)) = line.split_once(';') else {
+        let Some((counts, unit)) = line.split_once(';') else {
             return Err(UnitError::Fields(RESULT_FIELDS, 1));
         };
-        let nodes: u128 = number(nodes.trim(), "node count")?;
+        let stats = match counts.trim().strip_prefix("stats ") {
+            Some(list) => Some(parse_stats(list)?),
+            None => None,
+        };
+        let nodes: u128 = match stats {
+            Some(stats) => stats.nodes,
+            None => number(counts.trim(), "node count")?,
+        };
         let (unit, _) = Unit::parse(unit).map_err(|e| match e {
             UnitError::Fields(_, n) => UnitError::Fields(RESULT_FIELDS, n + 1),
             e => e,
         })?;
-        if !nodes.is_multiple_of(u128::from(unit.multiplicity)) {
+        let multiple = |n: u128| n.is_multiple_of(u128::from(unit.multiplicity));
+        let all = stats.map_or(multiple(nodes), |s| s.counts().into_iter().all(multiple));
+        if !all {
             return Err(UnitError::NotMultiple);
         }
-        Ok(Self { nodes, unit })
+        Ok(Self { nodes, stats, unit })
     }
+}
+
+/// The nine counts of `stats N1 ... N9` (after `stats `).
+fn parse_stats(list: &str) -> Result<Stats, UnitError> {
+    let words: Vec<&str> = list.split_whitespace().collect();
+    let counts: [&str; 9] = words
+        .try_into()
+        .map_err(|_| UnitError::Field("stats and nine counts", list.trim().to_string()))?;
+    let mut out = [0u128; 9];
+    for (o, word) in out.iter_mut().zip(counts) {
+        *o = number(word, "count")?;
+    }
+    Ok(Stats::from_counts(out))
 }
 
 /// The units `ply` plies below `pos`, each with `depth - ply` plies left, transpositions
