@@ -17,6 +17,9 @@ ALL=(fen uci_line uci_session movegen perft_modes epd units)
 if ! cargo afl --version >/dev/null 2>&1; then
   cargo install cargo-afl --version 0.18.2 --locked
 fi
+# AFL++ itself, built once per Rust toolchain (cargo-afl refuses, harmlessly, when it
+# is built already; a real failure shows in the build below).
+cargo afl config --build >/dev/null 2>&1 || true
 # AFL++ refuses to start on machines set up for other uses unless told these are fine:
 # a core_pattern that pipes to a program, a CPU frequency governor, no free core to bind.
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1

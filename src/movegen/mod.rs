@@ -21,38 +21,41 @@ use crate::attacks;
 use crate::board::{Bitboard, CastleSide, Color, Move, PieceType, Position, Square};
 
 /// Receives the legal moves in groups, as the generator finds them.
+///
+/// Only [`single`](Visitor::single) is required: the group methods hand each move to it
+/// by default (promotions expanded here, once). Visitors that count without looking at
+/// each move ([`count_legal`]) override them with popcounts.
 pub trait Visitor {
     /// Moves of the knight, bishop, rook, queen or king on `from` to each of `targets`.
-    fn piece(&mut self, from: Square, targets: Bitboard);
-    /// Pawn moves to each of `targets`, each coming from `to - delta`; a move to the last
-    /// rank stands for its four promotions.
-    fn pawns(&mut self, targets: Bitboard, delta: i8, promotion: bool);
-    /// One en passant capture, a castling move, or another move given one at a time.
-    fn single(&mut self, mv: Move);
-}
-
-impl Visitor for MoveList {
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
-            self.push(Move::normal(from, to));
+            self.single(Move::normal(from, to));
         }
     }
 
+    /// Pawn moves to each of `targets`, each coming from `to - delta`; a move to the last
+    /// rank stands for its four promotions.
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, delta: i8, promotion: bool) {
         for to in targets {
             let from = to.offset(-delta);
             if promotion {
                 for mv in Move::promotions(from, to) {
-                    self.push(mv);
+                    self.single(mv);
                 }
             } else {
-                self.push(Move::normal(from, to));
+                self.single(Move::normal(from, to));
             }
         }
     }
 
+    /// One move: en passant captures and castling always come this way, the others
+    /// through the group methods' defaults.
+    fn single(&mut self, mv: Move);
+}
+
+impl Visitor for MoveList {
     #[inline(always)]
     fn single(&mut self, mv: Move) {
         self.push(mv);
