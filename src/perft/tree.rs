@@ -15,7 +15,7 @@
 //!   fit, and `u128` above (`wide` nodes), so no count wraps at any depth.
 
 use super::hash::Run;
-use crate::board::{Bitboard, Color, Move, Position, Square};
+use crate::board::{Color, Move, Position};
 use crate::movegen::{Black, Counter, MoveList, Side, Visitor, White, count_legal, generate};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,27 +111,6 @@ impl<S: Side> Frontier<S> {
 }
 
 impl<S: Side> Visitor for Frontier<S> {
-    #[inline(always)]
-    fn piece(&mut self, from: Square, targets: Bitboard) {
-        for to in targets {
-            self.count(Move::normal(from, to));
-        }
-    }
-
-    #[inline(always)]
-    fn pawns(&mut self, targets: Bitboard, delta: i8, promotion: bool) {
-        for to in targets {
-            let from = to.offset(-delta);
-            if promotion {
-                for mv in Move::promotions(from, to) {
-                    self.count(mv);
-                }
-            } else {
-                self.count(Move::normal(from, to));
-            }
-        }
-    }
-
     #[inline(always)]
     fn single(&mut self, mv: Move) {
         self.count(mv);
