@@ -4,7 +4,7 @@
 # executions and fails if any input crashed or broke a property.
 #
 #   bash fuzz/fuzz.sh [SECONDS] [TARGET ...]     (default: 60 s, every target)
-#   bash fuzz/fuzz.sh minimise TARGET            (fuzz/corpus/TARGET from the last run)
+#   bash fuzz/fuzz.sh keep TARGET                (add the last run's new inputs to fuzz/corpus/TARGET)
 #
 # Installs cargo-afl from crates.io when missing (it builds AFL++ from the source it
 # ships; needs a C compiler and make). Results: fuzz/out/TARGET/default/ (crashes/,
@@ -26,16 +26,20 @@ export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINIT
 export AFL_NO_UI=1 AFL_QUIET=1
 cargo afl build --release --quiet
 
-if [ "${1:-}" = minimise ]; then
+if [ "${1:-}" = keep ]; then
+  # Adds the inputs the last run of TARGET kept (its queue: each one reached new
+  # coverage) to fuzz/corpus/TARGET, skipping any already there. (afl-cmin finds no
+  # coverage in these persistent-mode targets and would empty the corpus.)
   target=$2
-  rm -rf "corpus.new/$target"
-  mkdir -p corpus.new
-  cargo afl cmin -i "out/$target/default/queue" -o "corpus.new/$target" -t 5000 \
-    -- "target/release/$target" >/dev/null
-  rm -rf "corpus/$target"
-  mv "corpus.new/$target" "corpus/$target"
-  rmdir corpus.new
-  echo "$target: $(ls "corpus/$target" | wc -l) inputs, $(du -sh "corpus/$target" | cut -f1)"
+  added=0
+  for input in "out/$target/default/queue"/id:*; do
+    [ -f "$input" ] || continue
+    name=q$(sha1sum "$input" | cut -c1-16)
+    [ -e "corpus/$target/$name" ] && continue
+    cp "$input" "corpus/$target/$name"
+    added=$((added + 1))
+  done
+  echo "$target: $added inputs added, $(ls "corpus/$target" | wc -l) in all"
   exit 0
 fi
 
