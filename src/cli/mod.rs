@@ -3,11 +3,15 @@
 mod bench;
 mod bench_perft;
 mod compare;
+mod datagen;
 mod error;
 mod perft;
 mod suite;
 
 pub use error::CliError;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -37,6 +41,9 @@ enum Command {
     /// Search built-in positions to a fixed depth; prints `Nodes searched` and
     /// `Nodes/second` last, as Stockfish's bench does.
     Bench(bench::BenchArgs),
+    /// Play self-play games and append their quiet positions, with search score and
+    /// result, as training data for the evaluation network.
+    Datagen(datagen::DatagenArgs),
 }
 
 /// Parses the arguments and runs the command; the exit status to return.
@@ -62,6 +69,7 @@ pub fn main() -> ExitCode {
         Some(Command::Suite(args)) => suite::run(args),
         Some(Command::PerftBench(args)) => bench_perft::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Datagen(args)) => datagen::run(args),
     };
     match result {
         Ok(code) => code,
@@ -70,4 +78,17 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A progress bar on stderr counting `len` `unit`s, drawn only when stderr is a terminal.
+fn progress_bar(len: u64, unit: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let template = format!("{{bar:30}} {{pos}}/{{len}} {unit}, {{elapsed}} {{wide_msg}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
 }

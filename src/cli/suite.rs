@@ -8,9 +8,8 @@ use crate::client::Engine;
 use crate::perft::epd::{EpdEntry, parse_epd};
 use crate::perft::{PerftOptions, perft_with};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -103,7 +102,7 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
         }
     }
 
-    let bar = progress_bar(suite.len() as u64);
+    let bar = super::progress_bar(suite.len() as u64, "positions");
     let options = PerftOptions {
         threads: usize::from(args.threads),
         hash_mb: 0,
@@ -233,20 +232,6 @@ fn compare_command(entry: &EpdEntry, depth: u32, reference: Option<&str>) -> Str
         line.push_str(&format!(" --reference {}", quote(reference)));
     }
     line
-}
-
-/// A progress bar on stderr, drawn only when stderr is a terminal.
-fn progress_bar(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} {wide_msg}")
-    {
-        bar.set_style(style);
-    }
-    bar
 }
 
 fn write_summary(out: &mut impl Write, s: &Summary, reference: bool) -> std::io::Result<()> {

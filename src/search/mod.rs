@@ -11,6 +11,7 @@ pub mod draw;
 mod limits;
 pub(crate) mod ordering;
 pub mod params;
+pub mod selfplay;
 pub(crate) mod smp;
 pub(crate) mod time;
 pub(crate) mod tt;
@@ -61,6 +62,14 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// The expected reply, for `bestmove ... ponder ...`.
     pub ponder: Option<Move>,
+    /// The score of the last completed iteration, from the side to move's point of
+    /// view (centipawns; mate in n plies is `MATE - n`, see [`is_mate_score`]).
+    pub score: i32,
+}
+
+/// Whether `score` announces a mate (for either side).
+pub fn is_mate_score(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
 }
 
 /// The deepest iteration started without a `depth` limit.
@@ -163,6 +172,7 @@ impl Searcher {
             return SearchResult {
                 best: None,
                 ponder: None,
+                score: if pos.in_check() { -MATE } else { 0 },
             };
         }
         self.tt.new_search();
@@ -209,6 +219,7 @@ impl Searcher {
         SearchResult {
             best: Some(best_move),
             ponder,
+            score: best.score,
         }
     }
 }
