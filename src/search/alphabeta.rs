@@ -3,7 +3,7 @@
 //! extensions, and a quiescence search over captures and promotions.
 
 use super::draw::{insufficient_material, is_repetition};
-use super::ordering::{Heuristics, MAX_PLY, Picker, SEE_VALUE, captured, see_ge};
+use super::ordering::{Heuristics, MAX_PLY, Picker, PieceTo, SEE_VALUE, captured, see_ge};
 use super::params::*;
 use super::smp::Shared;
 use super::time::Clock;
@@ -49,6 +49,8 @@ pub struct Search<'a> {
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
+    /// The move made at each ply of the current path ([`PieceTo::NONE`] for a null move).
+    moved: [PieceTo; MAX_PLY + 2],
 }
 
 /// The score adjusted for storage: mate scores counted from the node, not the root.
@@ -111,6 +113,7 @@ impl<'a> Search<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             lmr,
+            moved: [PieceTo::NONE; MAX_PLY + 2],
         }
     }
 
@@ -137,7 +140,7 @@ impl<'a> Search<'a> {
     /// Searches the root to `depth` within (`alpha`, `beta`).
     pub fn root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
         self.seldepth = 0;
-        self.negamax(alpha, beta, depth, 0, false)
+        self.negamax(alpha, beta, depth, 0, false, None)
     }
 
     /// Counts a node; checks the clock and the limits every so often.
@@ -175,10 +178,25 @@ impl<'a> Search<'a> {
                 .is_some_and(|limit| self.total_nodes() >= limit)
     }
 
+    /// Makes `mv` at `ply`: the position, the path's keys and the next accumulator.
     #[inline]
-    fn make(&mut self, mv: Move) -> crate::board::Undo {
+    fn make(&mut self, mv: Move, ply: usize) -> crate::board::Undo {
         self.keys.push(self.pos.key());
+        self.moved[ply] = PieceTo::of(&self.pos, mv);
         self.pos.make(mv)
+    }
+
+    /// The continuation context of a node at `ply`: the moves one and two plies back.
+    #[inline]
+    fn context(&self, ply: usize) -> [PieceTo; 2] {
+        let back = |n: usize| ply.checked_sub(n).map_or(PieceTo::NONE, |p| self.moved[p]);
+        [back(1), back(2)]
+    }
+
+    /// The static evaluation of the position at `ply` (side to move's view).
+    #[inline]
+    fn evaluate(&mut self, _ply: usize) -> i32 {
+        evaluate(&self.pos)
     }
 
     #[inline]
@@ -203,7 +221,9 @@ impl<'a> Search<'a> {
         (self.pos.color(us) & !pawns_king).any()
     }
 
-    /// Principal variation search of the current node.
+    /// Principal variation search of the current node; `excluded` is a move left out
+    /// (the singular extension's verification search).
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         mut alpha: i32,
@@ -211,6 +231,7 @@ impl<'a> Search<'a> {
         mut depth: i32,
         ply: usize,
         after_null: bool,
+        excluded: Option<Move>,
     ) -> i32 {
         let in_check = self.pos.in_check();
         if depth <= 0 && !in_check {
@@ -238,7 +259,7 @@ impl<'a> Search<'a> {
                 };
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { evaluate(&self.pos) };
+                return if in_check { 0 } else { self.evaluate(ply) };
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -248,7 +269,13 @@ impl<'a> Search<'a> {
         }
 
         let key = self.pos.key();
-        let hit = self.shared.tt.probe(key);
+        // The verification search of a singular extension must not see (or overwrite)
+        // the entry of the full node it verifies.
+        let hit = if excluded.is_some() {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let hash_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit
             && !pv_node
@@ -266,32 +293,35 @@ impl<'a> Search<'a> {
             }
         }
 
-        let static_eval = if in_check {
-            -INF
-        } else {
-            let raw = hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
-            match hit {
-                Some(h) if h.score.abs() < MATE_BOUND => {
-                    let s = h.score;
-                    match h.bound {
-                        Bound::Lower if s > raw => s,
-                        Bound::Upper if s < raw => s,
-                        Bound::Exact => s,
-                        _ => raw,
-                    }
-                }
-                _ => raw,
-            }
-        };
+        let us = self.pos.side_to_move();
         let raw_eval = if in_check {
             -INF
         } else {
-            hit.map_or(static_eval, |h| h.eval)
+            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
-        self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // The network's error on positions with this pawn structure, learnt in search.
+        let corrected = if in_check {
+            -INF
+        } else {
+            let c = raw_eval + self.heur.correction(us, &self.pos);
+            c.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        };
+        let static_eval = match hit {
+            Some(h) if !in_check && h.score.abs() < MATE_BOUND => {
+                let s = h.score;
+                match h.bound {
+                    Bound::Lower if s > corrected => s,
+                    Bound::Upper if s < corrected => s,
+                    Bound::Exact => s,
+                    _ => corrected,
+                }
+            }
+            _ => corrected,
+        };
+        self.evals[ply] = corrected;
+        let improving = !in_check && ply >= 2 && corrected > self.evals[ply - 2];
 
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
             if depth <= RFP_MAX_DEPTH
                 && static_eval - (RFP_MARGIN - RFP_IMPROVING_BONUS * improving as i32) * depth
@@ -306,8 +336,9 @@ impl<'a> Search<'a> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 self.keys.push(key);
+                self.moved[ply] = PieceTo::NONE;
                 let undo = self.pos.make_null();
-                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
+                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true, None);
                 self.pos.unmake_null(&undo);
                 self.keys.pop();
                 if self.aborted {
@@ -334,25 +365,51 @@ impl<'a> Search<'a> {
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let us = self.pos.side_to_move();
-        let mut picker = Picker::new(&self.pos, &list, hash_move, self.heur, ply);
+        // Singular extension: the hash move is searched a ply deeper when every other
+        // move falls well short of its stored score; when even the others beat beta,
+        // the node is cut at once (multi-cut).
+        let mut singular = None;
+        if let Some(h) = hit
+            && !root
+            && depth >= SE_MIN_DEPTH
+            && h.mv.is_some()
+            && h.depth >= depth - SE_TT_DEPTH_MARGIN
+            && h.bound != Bound::Upper
+            && h.score.abs() < MATE_BOUND
+        {
+            let s_beta = from_tt(h.score, ply) - SE_MARGIN * depth / 8;
+            let score = self.negamax(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, h.mv);
+            if self.aborted {
+                return 0;
+            }
+            self.pv_len[ply] = ply;
+            if score < s_beta {
+                singular = h.mv;
+            } else if s_beta >= beta {
+                return s_beta;
+            }
+        }
+
+        let ctx = self.context(ply);
+        let mut picker = Picker::new(&self.pos, &list, hash_move, self.heur, ply, &ctx);
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets = [Move::NULL; 64];
+        let mut quiets = [(Move::NULL, PieceTo::NONE); 64];
         let mut n_quiets = 0;
         let killers = self.heur.killers[ply];
         while let Some((mv, order)) = picker.pick() {
-            if root && !self.root_moves.contains(&mv) {
+            if Some(mv) == excluded || (root && !self.root_moves.contains(&mv)) {
                 continue;
             }
             let capture = captured(&self.pos, mv);
             let quiet = capture.is_none() && mv.promotion_piece().is_none();
+            let piece_to = PieceTo::of(&self.pos, mv);
             let losing_capture = !quiet
                 && depth <= SEE_PRUNE_MAX_DEPTH
                 && Picker::is_bad_capture(order)
                 && !see_ge(&self.pos, mv, -SEE_PRUNE_MARGIN * depth);
-            let undo = self.make(mv);
+            let undo = self.make(mv, ply);
             let gives_check = self.pos.in_check();
             if !root && best > -MATE_BOUND && !in_check && !gives_check {
                 let prune = if quiet {
@@ -360,7 +417,7 @@ impl<'a> Search<'a> {
                     (depth <= LMP_MAX_DEPTH && searched >= lmp)
                         || (depth <= FUTILITY_MAX_DEPTH
                             && !pv_node
-                            && raw_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                            && corrected + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
                             && searched > 0)
                 } else {
                     losing_capture
@@ -370,10 +427,11 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            let new_depth = depth - 1 + gives_check as i32;
+            let extension = (gives_check || Some(mv) == singular) as i32;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
-                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
+                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false, None);
             } else {
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH
@@ -386,16 +444,16 @@ impl<'a> Search<'a> {
                     r -= (mv == killers[0] || mv == killers[1]) as i32;
                     r -= gives_check as i32;
                     if quiet {
-                        r -= self.heur.history(us, mv) / LMR_HISTORY_DIVISOR;
+                        r -= self.heur.quiet_score(us, mv, piece_to, &ctx) / LMR_HISTORY_DIVISOR;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, None);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, None);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false, None);
                 }
             }
             self.unmake(mv, &undo);
@@ -411,20 +469,34 @@ impl<'a> Search<'a> {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if quiet {
-                            self.heur.reward(us, ply, depth, mv, &quiets[..n_quiets]);
+                            self.heur.reward(
+                                us,
+                                ply,
+                                depth,
+                                (mv, piece_to),
+                                &quiets[..n_quiets],
+                                &ctx,
+                            );
                         }
                         break;
                     }
                 }
             }
             if quiet && n_quiets < quiets.len() && Some(mv) != best_move {
-                quiets[n_quiets] = mv;
+                quiets[n_quiets] = (mv, piece_to);
                 n_quiets += 1;
             }
         }
         if searched == 0 {
-            // Only at the root with no allowed move: cannot happen (the caller filters).
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            // Every move was excluded or filtered: the verification search of a singular
+            // extension with a single legal move, or a root with no allowed move.
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                0
+            };
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -433,9 +505,23 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+        if excluded.is_none() {
+            // Learn the evaluation's error where the search result is trustworthy: a
+            // quiet best move (or none), and a bound that does not point the other way.
+            let quiet_best = best_move.is_none_or(|mv| !self.pos.is_capture(mv));
+            if !in_check
+                && quiet_best
+                && (bound != Bound::Lower || best > corrected)
+                && (bound != Bound::Upper || best < corrected)
+                && best.abs() < MATE_BOUND
+            {
+                self.heur
+                    .learn_correction(us, &self.pos, best - raw_eval, depth);
+            }
+            self.shared
+                .tt
+                .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+        }
         best
     }
 
@@ -452,7 +538,7 @@ impl<'a> Search<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
@@ -478,7 +564,7 @@ impl<'a> Search<'a> {
                 return best;
             }
         } else {
-            raw_eval = hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+            raw_eval = hit.map_or_else(|| self.evaluate(ply), |h| h.eval);
             best = raw_eval;
             if best >= beta {
                 return best;

@@ -11,12 +11,54 @@ pub const MAX_PLY: usize = 128;
 /// Values used by SEE and MVV-LVA (king high so it is never "won").
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20000];
 
-/// What the search learns about quiet moves: killers per ply and history per move.
+/// A move's moving piece and target square, `piece * 64 + to`: what continuation
+/// history is indexed by. [`PieceTo::NONE`] stands for no move (the root, a null move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// No move.
+    pub const NONE: Self = Self(768);
+
+    /// `mv` (legal in `pos`, not yet made).
+    #[inline]
+    pub fn of(pos: &Position, mv: Move) -> Self {
+        Self((pos.piece_on(mv.from()).index() * 64 + mv.to().index()) as u16)
+    }
+}
+
+/// The moves that led to a node, one and two plies back: its continuation context.
+pub type Context = [PieceTo; 2];
+
+/// What the search learns about quiet moves: killers per ply, butterfly history and
+/// continuation history.
 pub struct Heuristics {
     /// Two quiet moves per ply that caused a beta cut-off.
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// Butterfly history by colour, from and to square.
     history: Box<[[[i32; 64]; 64]; 2]>,
+    /// Continuation history: `[back][earlier move][this move]` for the move one ply back
+    /// (`back` 0) and two plies back (`back` 1), rows indexed by [`PieceTo`].
+    continuation: [Vec<[i32; 768]>; 2],
+    /// Correction history: the evaluation's average error (in 1/[`CORRECTION_UNIT`]
+    /// centipawns) by side to move and pawn structure.
+    correction: Box<[[i32; CORRECTION_SIZE]; 2]>,
+}
+
+/// Entries per side of the correction history.
+const CORRECTION_SIZE: usize = 16384;
+/// The correction history's fixed-point unit.
+const CORRECTION_UNIT: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 100;
+
+/// A hash of the pawn structure (both sides' pawns), for the correction history.
+#[inline]
+fn pawn_hash(pos: &Position) -> usize {
+    let white = pos.colored(Color::White, PieceType::Pawn).0;
+    let black = pos.colored(Color::Black, PieceType::Pawn).0;
+    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> 50) as usize % CORRECTION_SIZE
 }
 
 /// The history score's bound: updates shrink as they approach it.
@@ -27,6 +69,8 @@ impl Default for Heuristics {
         Self {
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             history: Box::new([[[0; 64]; 64]; 2]),
+            continuation: [vec![[0; 768]; 769], vec![[0; 768]; 769]],
+            correction: Box::new([[0; CORRECTION_SIZE]; 2]),
         }
     }
 }
@@ -37,7 +81,8 @@ impl Heuristics {
         *self = Self::default();
     }
 
-    /// Forgets the killers (kept per search) and ages the history.
+    /// Forgets the killers (kept per search) and ages the butterfly history (the
+    /// continuation history, twelve times larger, is kept as it is).
     pub fn new_search(&mut self) {
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         for side in self.history.iter_mut() {
@@ -49,6 +94,29 @@ impl Heuristics {
         }
     }
 
+    /// What to add to the static evaluation of `pos` (`us` to move), in centipawns.
+    #[inline]
+    pub fn correction(&self, us: Color, pos: &Position) -> i32 {
+        self.correction[us.index()][pawn_hash(pos)] / CORRECTION_UNIT
+    }
+
+    /// Learns from a search result that the evaluation of `pos` was off by `error`
+    /// centipawns; deeper results weigh more.
+    pub fn learn_correction(&mut self, us: Color, pos: &Position, error: i32, depth: i32) {
+        let entry = &mut self.correction[us.index()][pawn_hash(pos)];
+        let weight = (depth + 1).min(16);
+        let target = error.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_UNIT;
+        *entry = (*entry * (256 - weight) + target * weight) / 256;
+    }
+
+    /// A quiet move's whole history score: butterfly plus continuation history.
+    #[inline]
+    pub fn quiet_score(&self, us: Color, mv: Move, piece_to: PieceTo, ctx: &Context) -> i32 {
+        self.history(us, mv)
+            + self.continuation[0][ctx[0].0 as usize][piece_to.0 as usize]
+            + self.continuation[1][ctx[1].0 as usize][piece_to.0 as usize]
+    }
+
     /// The history score of a quiet move by `us`.
     #[inline]
     pub fn history(&self, us: Color, mv: Move) -> i32 {
@@ -56,13 +124,22 @@ impl Heuristics {
     }
 
     /// Rewards `best` (a quiet move that cut off) and penalises the quiet moves tried
-    /// before it.
-    pub fn reward(&mut self, us: Color, ply: usize, depth: i32, best: Move, tried: &[Move]) {
+    /// before it, each with its [`PieceTo`].
+    pub fn reward(
+        &mut self,
+        us: Color,
+        ply: usize,
+        depth: i32,
+        best: (Move, PieceTo),
+        tried: &[(Move, PieceTo)],
+        ctx: &Context,
+    ) {
         let bonus = (depth * depth).min(400) * 8;
-        self.update(us, best, bonus);
+        self.update(us, best, bonus, ctx);
         for &mv in tried {
-            self.update(us, mv, -bonus);
+            self.update(us, mv, -bonus, ctx);
         }
+        let best = best.0;
         let k = &mut self.killers[ply];
         if k[0] != best {
             k[1] = k[0];
@@ -71,9 +148,14 @@ impl Heuristics {
     }
 
     #[inline]
-    fn update(&mut self, us: Color, mv: Move, bonus: i32) {
-        let h = &mut self.history[us.index()][mv.from().index()][mv.to().index()];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    fn update(&mut self, us: Color, (mv, piece_to): (Move, PieceTo), bonus: i32, ctx: &Context) {
+        let gravity = |h: &mut i32| *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        gravity(&mut self.history[us.index()][mv.from().index()][mv.to().index()]);
+        for (table, prev) in self.continuation.iter_mut().zip(ctx) {
+            if *prev != PieceTo::NONE {
+                gravity(&mut table[prev.0 as usize][piece_to.0 as usize]);
+            }
+        }
     }
 }
 
@@ -168,6 +250,7 @@ impl Picker {
         hash: Option<Move>,
         heur: &Heuristics,
         ply: usize,
+        ctx: &Context,
     ) -> Self {
         let us = pos.side_to_move();
         let killers = heur.killers[ply];
@@ -190,7 +273,7 @@ impl Picker {
             } else if mv == killers[1] {
                 KILLER
             } else {
-                heur.history(us, mv)
+                heur.quiet_score(us, mv, PieceTo::of(pos, mv), ctx)
             }
         })
     }

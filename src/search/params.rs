@@ -58,7 +58,7 @@ pub const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
 pub const LMR_DIVISOR: f64 = 2.25;
 /// One ply less reduction per this much history score of a quiet move.
-pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+pub const LMR_HISTORY_DIVISOR: i32 = 12000;
 
 /// Quiescence delta pruning: a capture is skipped when even winning its victim (plus
 /// the promotion) and this margin cannot lift the evaluation above alpha.
@@ -70,3 +70,11 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 pub const ASPIRATION_DELTA: i32 = 25;
 /// Past this half-window the search falls back to a full window.
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+
+/// Singular extensions: from this depth left...
+pub const SE_MIN_DEPTH: i32 = 8;
+/// ...when the hash entry is at most this many plies shallower than the node...
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// ...the other moves must stay below the hash score minus this many centipawns per
+/// 8 plies of depth for the hash move to be extended.
+pub const SE_MARGIN: i32 = 16;

@@ -6,8 +6,9 @@
 //! behaviour); a slot torn by two writers racing has a key word that no longer matches its
 //! data, so a probe sees it as empty (the "lockless hashing" of Hyatt and Mann).
 //!
-//! Replacement: a slot is overwritten by a different position unless it holds a deeper
-//! result from the current search; results from older searches always give way.
+//! Replacement: a slot keeps a result of the current search that is more than two plies
+//! deeper (three for the same position) than a bound about to replace it; exact scores
+//! and results from older searches always take the slot.
 
 use crate::board::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -215,14 +216,15 @@ impl Tt {
         let age = self.age.load(Relaxed);
         let slot = &self.slots[self.index(key)];
         let old = slot.load(key);
-        if old.is_none() {
-            let other = slot.load_any();
-            if other.age_bound >> 2 == age
-                && other.depth as i32 > depth + 2
-                && bound != Bound::Exact
-            {
-                return;
-            }
+        // A much deeper result of this search is kept, for this position (another
+        // thread's shallower one would waste it) as for another.
+        let kept = old.unwrap_or_else(|| slot.load_any());
+        if kept.age_bound >> 2 == age
+            && kept.age_bound & 3 != 0
+            && kept.depth as i32 > depth + if old.is_some() { 3 } else { 2 }
+            && bound != Bound::Exact
+        {
+            return;
         }
         let mv = match (mv, old) {
             (Some(m), _) => m.bits(),
