@@ -1,7 +1,7 @@
 //! Rookling: a UCI chess engine whose first job is exact, fast perft.
 //!
 //! Dependencies point one way, each layer using only those before it:
-//! [`types`] -> [`attacks`] -> [`board`] -> [`movegen`] -> [`perft`] -> [`eval`] /
+//! [`types`] -> [`attacks`] -> [`board`] -> [`movegen`] -> [`perft`] -> [`nnue`] /
 //! [`search`] -> [`uci`] / [`cli`], with [`compare`] (finding where two engines
 //! disagree) beside search, on [`client`] (the one client for other engines and
 //! programs, which uses no other module). The core (types, attacks, board, movegen,
@@ -14,8 +14,8 @@ pub mod board;
 pub mod cli;
 pub mod client;
 pub(crate) mod compare;
-pub mod eval;
 pub mod movegen;
+pub mod nnue;
 pub mod perft;
 pub mod search;
 pub mod types;

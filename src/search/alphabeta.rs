@@ -9,8 +9,8 @@ use super::smp::Shared;
 use super::time::Clock;
 use super::tt::Bound;
 use crate::board::{Move, PieceType, Position};
-use crate::eval::evaluate;
 use crate::movegen::{legal_moves, tactical_moves};
+use crate::nnue::{AccumulatorStack, network};
 
 /// Above every score.
 pub const INF: i32 = 32_001;
@@ -49,6 +49,8 @@ pub struct Search<'a> {
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
+    /// The evaluation network's accumulators along the current path.
+    acc: AccumulatorStack,
     /// The move made at each ply of the current path ([`PieceTo::NONE`] for a null move).
     moved: [PieceTo; MAX_PLY + 2],
 }
@@ -97,6 +99,7 @@ impl<'a> Search<'a> {
         }
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
         keys.extend_from_slice(history);
+        let acc = AccumulatorStack::new(network(), pos, MAX_PLY + 1);
         Self {
             pos: pos.clone(),
             keys,
@@ -113,6 +116,7 @@ impl<'a> Search<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             lmr,
+            acc,
             moved: [PieceTo::NONE; MAX_PLY + 2],
         }
     }
@@ -182,6 +186,7 @@ impl<'a> Search<'a> {
     #[inline]
     fn make(&mut self, mv: Move, ply: usize) -> crate::board::Undo {
         self.keys.push(self.pos.key());
+        self.acc.push_move(ply, &self.pos, mv);
         self.moved[ply] = PieceTo::of(&self.pos, mv);
         self.pos.make(mv)
     }
@@ -195,8 +200,8 @@ impl<'a> Search<'a> {
 
     /// The static evaluation of the position at `ply` (side to move's view).
     #[inline]
-    fn evaluate(&mut self, _ply: usize) -> i32 {
-        evaluate(&self.pos)
+    fn evaluate(&mut self, ply: usize) -> i32 {
+        self.acc.evaluate(ply, self.pos.side_to_move())
     }
 
     #[inline]
@@ -336,6 +341,7 @@ impl<'a> Search<'a> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 self.keys.push(key);
+                self.acc.push_null(ply);
                 self.moved[ply] = PieceTo::NONE;
                 let undo = self.pos.make_null();
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true, None);
@@ -586,6 +592,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
+            self.acc.push_move(ply, &self.pos, mv);
             let undo = self.pos.make(mv);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
             self.pos.unmake(mv, &undo);

@@ -1,0 +1,453 @@
+//! The trainer of Rookling's evaluation network, on data from `rookling datagen`.
+//!
+//! ```text
+//! cargo run --release --example train -- --data FILE [--data FILE ...] --out nets/default.nnue
+//!     [--epochs 40] [--lr 0.001] [--batch 16384] [--lambda 1.0] [--threads 2] [--seed 1]
+//! ```
+//!
+//! Each line of the data is `FEN | SCORE | RESULT` (white's point of view). The network
+//! (`rookling::nnue`: 768 inputs per view -> HIDDEN -> squared clipped ReLU -> 1) is
+//! trained in f32 to predict `lambda * sigmoid(SCORE / 400) + (1 - lambda) * RESULT` for
+//! the side to move, with mean squared error on `sigmoid(output)`, AdamW, the learning
+//! rate cut tenfold for the last quarter of the epochs, and 1% of the positions held
+//! out to report a validation loss. Output weights stay within +-1.98 so that the
+//! quantised network (first layer x255, output x64) cannot overflow. The quantised
+//! network is written after every epoch.
+
+use rookling::board::{Color, Position};
+use rookling::nnue::features::{INPUTS, active};
+use rookling::nnue::{HIDDEN, Network, QA, QB, SCALE};
+use rookling::search::selfplay::Rng;
+use std::io::BufRead;
+use std::time::Instant;
+
+/// The most pieces on a board (the inputs active in one view).
+const MAX_ACTIVE: usize = 32;
+/// The largest output weight, so that `255 * round(w * 64)` fits an `i16`.
+const OUT_CLIP: f32 = 1.98;
+
+/// One training position, from the side to move's view.
+#[derive(Clone)]
+struct Sample {
+    /// Active inputs in the side to move's view (the other view is derived).
+    features: [u16; MAX_ACTIVE],
+    count: u8,
+    /// The search score, centipawns, side to move.
+    score: f32,
+    /// The game result, side to move: 1, 0.5, 0.
+    result: f32,
+}
+
+/// The same input seen from the other side: colours swapped, board flipped.
+#[inline(always)]
+fn other_view(i: usize) -> usize {
+    let (kind, sq) = (i / 64, i % 64);
+    let flipped = if kind < 6 { kind + 6 } else { kind - 6 };
+    flipped * 64 + (sq ^ 56)
+}
+
+/// The network in f32.
+#[derive(Clone)]
+struct Params {
+    ft_w: Vec<[f32; HIDDEN]>,
+    ft_b: [f32; HIDDEN],
+    out_w: [[f32; HIDDEN]; 2],
+    out_b: f32,
+}
+
+impl Params {
+    fn zeros() -> Self {
+        Self {
+            ft_w: vec![[0.0; HIDDEN]; INPUTS],
+            ft_b: [0.0; HIDDEN],
+            out_w: [[0.0; HIDDEN]; 2],
+            out_b: 0.0,
+        }
+    }
+
+    fn random(rng: &mut Rng) -> Self {
+        let mut p = Self::zeros();
+        let mut uniform = |scale: f32| {
+            let u = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
+            (2.0 * u - 1.0) * scale
+        };
+        let ft = 1.0 / (INPUTS as f32).sqrt();
+        for row in p.ft_w.iter_mut() {
+            for w in row.iter_mut() {
+                *w = uniform(ft);
+            }
+        }
+        let out = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        for row in p.out_w.iter_mut() {
+            for w in row.iter_mut() {
+                *w = uniform(out);
+            }
+        }
+        p
+    }
+
+    /// Every parameter as one flat slice of rows, for the optimiser.
+    fn rows_mut(&mut self) -> impl Iterator<Item = &mut [f32]> {
+        self.ft_w
+            .iter_mut()
+            .map(|r| &mut r[..])
+            .chain(std::iter::once(&mut self.ft_b[..]))
+            .chain(self.out_w.iter_mut().map(|r| &mut r[..]))
+            .chain(std::iter::once(std::slice::from_mut(&mut self.out_b)))
+    }
+
+    fn add(&mut self, other: &Self) {
+        for (a, b) in self.rows_mut().zip(other.rows()) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+
+    fn rows(&self) -> impl Iterator<Item = &[f32]> {
+        self.ft_w
+            .iter()
+            .map(|r| &r[..])
+            .chain(std::iter::once(&self.ft_b[..]))
+            .chain(self.out_w.iter().map(|r| &r[..]))
+            .chain(std::iter::once(std::slice::from_ref(&self.out_b)))
+    }
+
+    fn clear(&mut self) {
+        for row in self.rows_mut() {
+            row.fill(0.0);
+        }
+    }
+
+    fn quantise(&self) -> Box<Network> {
+        let mut net = Network::zeroed();
+        let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32768.0, 32767.0) as i16;
+        for (dst, src) in net.ft_weights.iter_mut().zip(&self.ft_w) {
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = q(*s, QA);
+            }
+        }
+        for (d, s) in net.ft_bias.iter_mut().zip(&self.ft_b) {
+            *d = q(*s, QA);
+        }
+        for (dst, src) in net.out_weights.iter_mut().zip(&self.out_w) {
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = q(*s, QB);
+            }
+        }
+        net.out_bias = (self.out_b * (QA * QB) as f32).round() as i32;
+        net
+    }
+}
+
+/// The hidden layer of one view before activation.
+#[inline(always)]
+fn accumulate(p: &Params, features: impl Iterator<Item = usize>) -> [f32; HIDDEN] {
+    let mut acc = p.ft_b;
+    for i in features {
+        for (a, w) in acc.iter_mut().zip(&p.ft_w[i]) {
+            *a += w;
+        }
+    }
+    acc
+}
+
+/// The output (a logit: centipawns / SCALE) of one sample, with both views' hidden
+/// values before activation.
+#[inline(always)]
+fn forward(p: &Params, s: &Sample) -> ([f32; HIDDEN], [f32; HIDDEN], f32) {
+    let feats = &s.features[..s.count as usize];
+    let us = accumulate(p, feats.iter().map(|&i| i as usize));
+    let them = accumulate(p, feats.iter().map(|&i| other_view(i as usize)));
+    let mut out = p.out_b;
+    for (view, w) in [&us, &them].into_iter().zip(&p.out_w) {
+        for (a, w) in view.iter().zip(w) {
+            let h = a.clamp(0.0, 1.0);
+            out += h * h * w;
+        }
+    }
+    (us, them, out)
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn target(s: &Sample, lambda: f32) -> f32 {
+    lambda * sigmoid(s.score / SCALE as f32) + (1.0 - lambda) * s.result
+}
+
+/// Adds the gradient of the loss over `batch` to `grad`; the summed loss.
+fn backward(p: &Params, batch: &[Sample], lambda: f32, grad: &mut Params) -> f32 {
+    let mut loss = 0.0;
+    for s in batch {
+        let (us, them, out) = forward(p, s);
+        let pred = sigmoid(out);
+        let err = pred - target(s, lambda);
+        loss += err * err;
+        let d_out = 2.0 * err * pred * (1.0 - pred);
+        grad.out_b += d_out;
+        let feats = &s.features[..s.count as usize];
+        for (v, view) in [&us, &them].into_iter().enumerate() {
+            let mut d_acc = [0.0f32; HIDDEN];
+            for j in 0..HIDDEN {
+                let a = view[j];
+                let h = a.clamp(0.0, 1.0);
+                grad.out_w[v][j] += d_out * h * h;
+                d_acc[j] = if a > 0.0 && a < 1.0 {
+                    d_out * p.out_w[v][j] * 2.0 * a
+                } else {
+                    0.0
+                };
+            }
+            for (g, d) in grad.ft_b.iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+            for &i in feats {
+                let i = if v == 0 {
+                    i as usize
+                } else {
+                    other_view(i as usize)
+                };
+                for (g, d) in grad.ft_w[i].iter_mut().zip(&d_acc) {
+                    *g += d;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// AdamW state.
+struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const DECAY: f32 = 0.01;
+
+    fn step(&mut self, p: &mut Params, grad: &Params, lr: f32, scale: f32) {
+        self.t += 1;
+        let c1 = 1.0 - Self::BETA1.powi(self.t);
+        let c2 = 1.0 - Self::BETA2.powi(self.t);
+        let rows = p
+            .rows_mut()
+            .zip(grad.rows())
+            .zip(self.m.rows_mut().zip(self.v.rows_mut()));
+        for ((pr, gr), (mr, vr)) in rows {
+            for i in 0..pr.len() {
+                let g = gr[i] * scale;
+                mr[i] = Self::BETA1 * mr[i] + (1.0 - Self::BETA1) * g;
+                vr[i] = Self::BETA2 * vr[i] + (1.0 - Self::BETA2) * g * g;
+                let update = (mr[i] / c1) / ((vr[i] / c2).sqrt() + 1e-8);
+                pr[i] -= lr * (update + Self::DECAY * pr[i]);
+            }
+        }
+        for row in p.out_w.iter_mut() {
+            for w in row.iter_mut() {
+                *w = w.clamp(-OUT_CLIP, OUT_CLIP);
+            }
+        }
+    }
+}
+
+/// Reads `FEN | SCORE | RESULT` lines; malformed lines are counted and skipped.
+fn load(path: &str, out: &mut Vec<Sample>) -> Result<usize, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut skipped = 0;
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line.map_err(|e| format!("{path}: {e}"))?;
+        let mut parts = line.split('|').map(str::trim);
+        let (Some(fen), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next())
+        else {
+            skipped += 1;
+            continue;
+        };
+        let (Ok(pos), Ok(score), Ok(result)) = (
+            Position::from_fen(fen),
+            score.parse::<f32>(),
+            result.parse::<f32>(),
+        ) else {
+            skipped += 1;
+            continue;
+        };
+        let stm = pos.side_to_move();
+        let mut sample = Sample {
+            features: [0; MAX_ACTIVE],
+            count: 0,
+            score: if stm == Color::White { score } else { -score },
+            result: if stm == Color::White {
+                result
+            } else {
+                1.0 - result
+            },
+        };
+        for i in active(&pos, stm).take(MAX_ACTIVE) {
+            sample.features[sample.count as usize] = i as u16;
+            sample.count += 1;
+        }
+        out.push(sample);
+    }
+    Ok(skipped)
+}
+
+struct Options {
+    data: Vec<String>,
+    out: String,
+    epochs: usize,
+    lr: f32,
+    batch: usize,
+    lambda: f32,
+    threads: usize,
+    seed: u64,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        data: Vec::new(),
+        out: "nets/default.nnue".into(),
+        epochs: 40,
+        lr: 0.001,
+        batch: 16_384,
+        lambda: 1.0,
+        threads: 2,
+        seed: 1,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or(format!("{flag} needs a value"))?;
+        let bad = |_| format!("{flag}: not a number: {value}");
+        match flag.as_str() {
+            "--data" => o.data.push(value.clone()),
+            "--out" => o.out = value.clone(),
+            "--epochs" => o.epochs = value.parse().map_err(bad)?,
+            "--lr" => o.lr = value.parse().map_err(|_| format!("{flag}: {value}"))?,
+            "--batch" => o.batch = value.parse().map_err(bad)?,
+            "--lambda" => o.lambda = value.parse().map_err(|_| format!("{flag}: {value}"))?,
+            "--threads" => o.threads = value.parse().map_err(bad)?,
+            "--seed" => o.seed = value.parse().map_err(bad)?,
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    if o.data.is_empty() {
+        return Err("no --data FILE".into());
+    }
+    if o.batch == 0 || o.threads == 0 || o.epochs == 0 {
+        return Err("--batch, --threads and --epochs must be positive".into());
+    }
+    Ok(o)
+}
+
+/// Mean loss of `samples` (in parallel).
+fn validate(p: &Params, samples: &[Sample], lambda: f32, threads: usize) -> f32 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let chunk = samples.len().div_ceil(threads);
+    let total: f32 = std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|s| (sigmoid(forward(p, s).2) - target(s, lambda)).powi(2))
+                        .sum::<f32>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    total / samples.len() as f32
+}
+
+fn run() -> Result<(), String> {
+    let o = options()?;
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    for path in &o.data {
+        let skipped = load(path, &mut samples)?;
+        eprintln!(
+            "{path}: {} positions so far, {skipped} lines skipped",
+            samples.len()
+        );
+    }
+    let mut rng = Rng::new(o.seed);
+    for i in (1..samples.len()).rev() {
+        samples.swap(i, rng.below(i + 1));
+    }
+    let held = samples.len() / 100;
+    let (valid, train) = samples.split_at_mut(held);
+    let valid: &[Sample] = valid;
+    eprintln!(
+        "{} training, {} validation positions, loaded in {:.0} s",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let mut params = Params::random(&mut rng);
+    let mut adam = Adam {
+        m: Params::zeros(),
+        v: Params::zeros(),
+        t: 0,
+    };
+    let mut grads: Vec<Params> = (0..o.threads).map(|_| Params::zeros()).collect();
+    for epoch in 0..o.epochs {
+        let lr = if epoch >= o.epochs * 3 / 4 {
+            o.lr / 10.0
+        } else {
+            o.lr
+        };
+        for i in (1..train.len()).rev() {
+            train.swap(i, rng.below(i + 1));
+        }
+        let mut loss = 0.0f64;
+        for batch in train.chunks(o.batch) {
+            let part = batch.len().div_ceil(o.threads);
+            let p = &params;
+            let lambda = o.lambda;
+            let losses: Vec<f32> = std::thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .chunks(part)
+                    .zip(grads.iter_mut())
+                    .map(|(chunk, grad)| {
+                        grad.clear();
+                        scope.spawn(move || backward(p, chunk, lambda, grad))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .collect()
+            });
+            loss += losses.iter().map(|&l| f64::from(l)).sum::<f64>();
+            let (first, rest) = grads.split_at_mut(1);
+            for g in rest.iter() {
+                first[0].add(g);
+            }
+            adam.step(&mut params, &first[0], lr, 1.0 / batch.len() as f32);
+        }
+        let net = params.quantise();
+        std::fs::write(&o.out, net.to_bytes()).map_err(|e| format!("{}: {e}", o.out))?;
+        eprintln!(
+            "epoch {:>3}: train loss {:.6}, validation loss {:.6}, lr {lr}, {:.0} s",
+            epoch + 1,
+            loss / train.len() as f64,
+            validate(&params, valid, o.lambda, o.threads),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    println!("wrote {}", o.out);
+    Ok(())
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("train: {e}");
+        std::process::exit(2);
+    }
+}
