@@ -5,7 +5,8 @@
 //! [`search`] -> [`uci`] / [`cli`], with [`compare`] (finding where two engines
 //! disagree) beside search, on [`client`] (the one client for other engines and
 //! programs, which uses no other module). The core (types, attacks, board, movegen,
-//! perft) does no I/O.
+//! perft) does no I/O; [`memory`] (how much memory a table may take, from
+//! `/proc/meminfo`) uses no other module either.
 
 #![warn(missing_docs)]
 
@@ -15,6 +16,7 @@ pub mod cli;
 pub mod client;
 pub(crate) mod compare;
 pub mod eval;
+pub mod memory;
 pub mod movegen;
 pub mod perft;
 pub mod search;
