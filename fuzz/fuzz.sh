@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-ALL=(fen uci_line uci_session movegen perft_modes epd units)
+ALL=(fen uci_line uci_session movegen perft_modes epd units merge)
 
 if ! cargo afl --version >/dev/null 2>&1; then
   cargo install cargo-afl --version 0.18.2 --locked

@@ -5,7 +5,8 @@
 //! [`search`] -> [`uci`] / [`cli`], with [`compare`] (finding where two engines
 //! disagree) beside search, on [`client`] (the one client for other engines and
 //! programs, which uses no other module). The core (types, attacks, board, movegen,
-//! perft) does no I/O.
+//! perft) does no I/O; [`memory`] (how much memory a table may take, from
+//! `/proc/meminfo`) uses no other module either.
 
 #![warn(missing_docs)]
 
@@ -14,6 +15,7 @@ pub mod board;
 pub mod cli;
 pub mod client;
 pub(crate) mod compare;
+pub mod memory;
 pub mod movegen;
 pub mod nnue;
 pub mod perft;

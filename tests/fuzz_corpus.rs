@@ -70,6 +70,11 @@ fn units() {
     replay("units", checks::units);
 }
 
+#[test]
+fn merge() {
+    replay("merge", checks::merge);
+}
+
 /// The engine writes its answers (`readyok`, `info string ...`) straight to stdout,
 /// which the test harness does not capture: this test runs the corpus in a child copy
 /// of itself whose stdout is discarded.

@@ -103,3 +103,34 @@ fn isready_is_answered_at_once_with_1024_threads() {
         "readyok took {slowest:?}"
     );
 }
+
+/// The tools refuse a depth perft cannot run before starting anything: `compare
+/// --depth 256` used to wait out the whole `--timeout` for Rookling's refusal over UCI,
+/// and a suite line `;D300 0` (or `suite --depth 300` with a reference engine) ran
+/// every depth below it and then failed with "perft stopped".
+#[test]
+fn depths_the_tools_cannot_run_are_refused_up_front() {
+    for args in [
+        &["compare", "--depth", "256", "--candidate", "/nonexistent"][..],
+        &["suite", "tests/data/standard.epd", "--depth", "300"],
+    ] {
+        let out = rookling(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is not in 1..=255"), "{args:?}: {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("rookling-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("deep.epd");
+    // Stalemate: every count is 0, so no node budget ever stops the run.
+    std::fs::write(&file, "7k/5Q2/6K1/8/8/8/8/8 b - - ;D1 0 ;D300 0\n").expect("written");
+    let path = file.display().to_string();
+    let out = rookling(&["suite", &path]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        format!("rookling: {path}:1: depth 300 is deeper than perft runs (at most 255)")
+    );
+}

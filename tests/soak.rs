@@ -11,8 +11,13 @@
 //! only a stop ends, then k `stop`s: all k end); every `isready` its `readyok`; no
 //! line that is not valid UCI at that point; exit status 0 after `quit`.
 //!
-//! `SOAK_SECONDS` (default 20) sets the run time, `SOAK_SEED` the seed (printed, so a
-//! failure replays with `SOAK_SEED=<seed> cargo test --release --test soak`).
+//! Also checked: the only `info string error: ...` lines are those of the refused
+//! `position`s and `setoption`s, in order, and no other `info string` comes unasked.
+//!
+//! It runs for `SOAK_SECONDS` (default 20) and at least `SOAK_SEQUENCES` sequences
+//! (default 2,000), and until every kind of check above has happened, whichever is
+//! last; `SOAK_SEED` sets the seed (printed, so a failure replays with
+//! `SOAK_SEED=<seed> cargo test --release --test soak`).
 
 mod common;
 
@@ -98,6 +103,9 @@ struct Session {
     stopped: usize,
     readies_sent: usize,
     readies_got: usize,
+    /// The `info string error: ...` lines owed, oldest first: the start of each (a
+    /// refused `position`, a refused `setoption`). Any other error is a failure.
+    errors_owed: VecDeque<&'static str>,
     /// The last commands and lines, for failure messages.
     log: VecDeque<String>,
     seed: u64,
@@ -114,6 +122,24 @@ struct Counts {
     perfts_stopped: usize,
     readyoks: usize,
     positions_refused: usize,
+    errors: usize,
+}
+
+impl Counts {
+    /// Every kind of check happened (a run too short to check something is a failure,
+    /// not a pass).
+    fn all_checked(&self) -> bool {
+        [
+            self.bestmoves,
+            self.perfts_exact,
+            self.perfts_stopped,
+            self.readyoks,
+            self.positions_refused,
+            self.errors,
+        ]
+        .iter()
+        .all(|&n| n > 0)
+    }
 }
 
 impl Session {
@@ -153,7 +179,10 @@ impl Session {
     /// Reads and checks lines until everything owed has come.
     fn settle(&mut self) {
         let deadline = Instant::now() + PATIENCE;
-        while !self.pending.is_empty() || self.readies_got < self.readies_sent {
+        while !self.pending.is_empty()
+            || self.readies_got < self.readies_sent
+            || !self.errors_owed.is_empty()
+        {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.engine.next_line(left) {
                 Some(line) => self.check_line(line),
@@ -178,6 +207,13 @@ impl Session {
             }
             if text == "perft stopped" {
                 self.perft_stopped();
+            } else if let Some(error) = text.strip_prefix("error: ") {
+                match self.errors_owed.pop_front() {
+                    Some(owed) if error.starts_with(owed) => self.checks.errors += 1,
+                    owed => self.fail(&format!("'{line}' where {owed:?} was owed")),
+                }
+            } else {
+                self.fail(&format!("'{line}': no command asked for it"));
             }
             return;
         }
@@ -435,6 +471,7 @@ impl Session {
             self.fen_chess960 = fen_chess960;
         } else {
             self.checks.positions_refused += 1;
+            self.errors_owed.push_back("position: ");
         }
     }
 
@@ -451,9 +488,15 @@ impl Session {
             }
             4 => format!("setoption name Move Overhead value {}", rng.below(50)),
             5 => "setoption name Clear Hash".to_string(),
-            6 => "setoption name Hash value 0".to_string(),
-            7 => "setoption name Threads value many".to_string(),
-            _ => "setoption name NoSuchOption value 3".to_string(),
+            refused => {
+                self.errors_owed.push_back("setoption: ");
+                match refused {
+                    6 => "setoption name Hash value 0",
+                    7 => "setoption name Threads value many",
+                    _ => "setoption name NoSuchOption value 3",
+                }
+                .to_string()
+            }
         };
         self.send(&line);
     }
@@ -619,7 +662,14 @@ fn random_command_sequences() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
-    eprintln!("soak: seed {seed}, {seconds} s (SOAK_SEED / SOAK_SECONDS to change)");
+    let sequences: usize = std::env::var("SOAK_SEQUENCES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2_000);
+    eprintln!(
+        "soak: seed {seed}, {seconds} s and at least {sequences} sequences \
+         (SOAK_SEED / SOAK_SECONDS / SOAK_SEQUENCES to change)"
+    );
     let mut rng = Rng(seed);
     let mut session = Session {
         engine: Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling"))),
@@ -631,12 +681,18 @@ fn random_command_sequences() {
         stopped: 0,
         readies_sent: 0,
         readies_got: 0,
+        errors_owed: VecDeque::new(),
         log: VecDeque::new(),
         seed,
         checks: Counts::default(),
     };
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(seconds) {
+    // Until both the time and the number of sequences are reached, and every kind of
+    // check has happened at least once: a loaded machine runs longer, not less.
+    while start.elapsed() < Duration::from_secs(seconds)
+        || session.checks.sequences < sequences
+        || !session.checks.all_checked()
+    {
         session.sequence(&mut rng);
     }
     // Quit with a job running: the process must end promptly, with status 0.
@@ -652,5 +708,5 @@ fn random_command_sequences() {
         session.checks,
         start.elapsed().as_secs_f64()
     );
-    assert!(session.checks.sequences > 0);
+    assert!(session.checks.sequences >= sequences && session.checks.all_checked());
 }

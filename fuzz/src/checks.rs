@@ -7,7 +7,7 @@ use crate::reference::{Board, RefMove};
 use rookling::board::{Color, Position};
 use rookling::movegen::{count_legal, legal_moves, parse_move, tactical_moves};
 use rookling::perft::epd::parse_epd;
-use rookling::perft::units::{Merger, Origin, Unit, UnitResult};
+use rookling::perft::units::{Merger, Origin, Unit, UnitResult, split};
 use rookling::perft::{PerftOptions, divide, divide_with, perft};
 use rookling::uci::command::Start;
 use rookling::uci::{Command, Engine, parse};
@@ -506,4 +506,126 @@ pub fn units(data: &[u8]) {
         Err(_) => assert!(accepted == 0 || merger.units() == accepted, "{text:?}"),
     }
     assert_eq!(merger.units(), accepted, "{text:?}");
+}
+
+/// `merge`: a split of a decoded position (depth 1 to 3, ply 0 to 2) is counted unit by
+/// unit; the bytes then choose the result lines the merger gets: all of them in order
+/// or not, some left out, some twice, some spelled otherwise (move counters, blanks
+/// around fields, upper-case digests, CRLF), blank lines, and results of another split
+/// of the same position. The merge gives a total exactly when every unit came once and
+/// nothing else did, and that total is the position's perft.
+pub fn merge(data: &[u8]) {
+    let Some((pos, rest)) = decode::start(data) else {
+        return;
+    };
+    let (&shape, choices) = rest.split_first().unwrap_or((&0, &[]));
+    let depth = 1 + u32::from(shape % 3);
+    let ply = u32::from(shape / 3 % 3).min(depth);
+    let fen = pos.to_fen();
+    let units = split(&pos, depth, ply).unwrap_or_else(|e| panic!("{fen}: split: {e}"));
+    if units.is_empty() {
+        return;
+    }
+    let results: Vec<String> = units
+        .iter()
+        .map(|unit| {
+            let (parsed, mut at) =
+                Unit::parse(&unit.line()).unwrap_or_else(|e| panic!("{fen}: unit: {e}"));
+            assert_eq!(&parsed, unit, "{fen}: a unit line reads back");
+            let nodes = perft(&mut at, unit.depth);
+            let result = UnitResult::new(parsed, nodes).expect("no overflow at depth 3");
+            result.line()
+        })
+        .collect();
+    // Another split of the same position (another ply, at most 2 deep: cheap): its
+    // lines (count 0, a multiple of any multiplicity) must never join this one.
+    let other_ply = if ply == 0 { 1 } else { ply - 1 };
+    let others = split(&pos, depth, other_ply).unwrap_or_default();
+    let mut given = vec![0usize; units.len()];
+    let mut foreign = false;
+    let mut lines = Vec::new();
+    if shape & 0x80 != 0 {
+        lines.extend(results.iter().cloned());
+        given.iter_mut().for_each(|n| *n += 1);
+    }
+    for &b in choices.iter().take(64) {
+        let i = usize::from(b >> 3) % units.len();
+        match b & 7 {
+            0..=3 => {
+                lines.push(results[i].clone());
+                given[i] += 1;
+            }
+            4 | 5 => {
+                lines.push(respell(&results[i], b));
+                given[i] += 1;
+            }
+            6 if !others.is_empty() => {
+                lines.push(format!("0;{}", others[i % others.len()].line()));
+                foreign = true;
+            }
+            _ => lines.push(["", "  ", "\t", "\r"][usize::from(b >> 3) % 4].to_string()),
+        }
+    }
+    let mut merger = Merger::new();
+    let accepted = lines.iter().enumerate().all(|(n, line)| {
+        let origin = Origin {
+            source: "fuzz".to_string(),
+            line: n + 1,
+        };
+        merger.add(line, origin).is_ok()
+    });
+    let exact = !foreign && given.iter().all(|&n| n == 1);
+    let odd: Vec<&String> = lines.iter().filter(|l| !results.contains(l)).collect();
+    let what = format!(
+        "{fen} depth {depth} ply {ply}: {} lines for {} units, given {given:?}, \
+         besides the exact results {odd:?}",
+        lines.len(),
+        units.len()
+    );
+    match merger.finish().ok().filter(|_| accepted) {
+        Some(merged) => {
+            assert!(exact, "{what}: merged although not every unit came once");
+            assert_eq!(merged.total, perft(&mut pos.clone(), depth), "{what}");
+        }
+        None => assert!(!exact, "{what}: every unit once, refused"),
+    }
+}
+
+/// `line` (a result line) spelled another way that means the same: other move counters
+/// or none, blanks around the fields, upper-case digests, a CR at the end (by `how`).
+fn respell(line: &str, how: u8) -> String {
+    let fields: Vec<&str> = line.split(';').collect();
+    let mut out: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+    if how & 0x08 != 0 {
+        let words: Vec<&str> = fields[1].split_whitespace().collect();
+        out[1] = if how & 0x10 != 0 {
+            words[..4].join(" ")
+        } else {
+            let fullmove = u32::from(how) * 7 + 1;
+            format!("{} {how} {fullmove}", words[..4].join(" "))
+        };
+    }
+    if how & 0x20 != 0 {
+        // The digests (16 hex digits) in upper case.
+        for field in &mut out[4..] {
+            let words: Vec<String> = field
+                .split(' ')
+                .map(|w| {
+                    let digest = w.len() == 16 && w.bytes().all(|b| b.is_ascii_hexdigit());
+                    if digest {
+                        w.to_uppercase()
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect();
+            *field = words.join(" ");
+        }
+    }
+    let separator = if how & 0x40 != 0 { " ; " } else { ";" };
+    let mut text = out.join(separator);
+    if how & 0x80 != 0 {
+        text.push('\r');
+    }
+    text
 }

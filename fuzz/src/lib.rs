@@ -1,13 +1,13 @@
 //! Rookling's fuzz targets: each binary in `src/bin/` feeds AFL++'s inputs to one
 //! function of [`checks`], which checks properties (not only "no panic") and panics on
-//! a failure. See `docs/fuzzing.md`; run with `scripts/fuzz.sh`.
+//! a failure. See `docs/fuzzing.md`; run with `fuzz/fuzz.sh`.
 
 pub mod checks;
 pub mod decode;
 pub mod reference;
 
 /// The targets, by name: the binary `src/bin/NAME.rs` and the corpus `corpus/NAME/`.
-pub const TARGETS: [(&str, fn(&[u8])); 7] = [
+pub const TARGETS: [(&str, fn(&[u8])); 8] = [
     ("fen", checks::fen),
     ("uci_line", checks::uci_line),
     ("uci_session", checks::uci_session),
@@ -15,4 +15,5 @@ pub const TARGETS: [(&str, fn(&[u8])); 7] = [
     ("perft_modes", checks::perft_modes),
     ("epd", checks::epd),
     ("units", checks::units),
+    ("merge", checks::merge),
 ];

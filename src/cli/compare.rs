@@ -7,6 +7,7 @@ use crate::client::{Engine, EngineError, EngineSpec};
 use crate::compare::config::{self, EngineEntry};
 use crate::compare::drill::{Step, drill};
 use crate::compare::report::{JsonReport, Names, write_header, write_step, write_verdict};
+use crate::perft::MAX_DEPTH;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,8 +17,8 @@ use std::time::Duration;
 /// Arguments of `rookling compare`.
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// Perft depth at the root (at least 1).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Perft depth at the root (1 to 255, the deepest perft runs).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: u32,
     /// The root position, as FEN.
     #[arg(long, default_value = START_FEN)]

@@ -4,6 +4,7 @@
 
 use super::CliError;
 use crate::board::{Position, START_FEN};
+use crate::memory;
 use crate::movegen::play_moves;
 use crate::perft::stats;
 use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
@@ -11,7 +12,7 @@ use crate::perft::{MAX_DEPTH, PerftOptions, divide_with, perft_with};
 use crate::uci::divide::{RootOrder, divide_lines};
 use clap::Args;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -92,6 +93,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
     if let Some(ply) = args.split {
         return split(&pos, depth, ply);
     }
+    check_hash(&options)?;
     let never = AtomicBool::new(false);
     let (divide, stats) = if args.stats {
         let parts = stats::divide_with(&pos, depth, &options, &never).unwrap_or_default();
@@ -122,6 +124,15 @@ fn check_depth(depth: u32) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// Refuses a `--hash` table the machine does not have the memory for (as UCI
+/// `PerftHash` is refused): filling it would get the process killed, not an error.
+fn check_hash(options: &PerftOptions) -> Result<(), CliError> {
+    match options.hash_mb {
+        0 => Ok(()),
+        mb => memory::check_table(mb).map_err(|e| CliError::Other(format!("--hash {mb}: {e}"))),
+    }
 }
 
 /// `--split PLY`: the work units, one line each, on stdout.
@@ -155,6 +166,7 @@ fn count_unit(line: &str, options: &PerftOptions, with_stats: bool) -> Result<Ex
     let bad = |e: units::UnitError| CliError::Other(format!("bad unit '{}': {e}", line.trim()));
     let (unit, pos) = Unit::parse(line).map_err(bad)?;
     check_depth(unit.depth)?;
+    check_hash(options)?;
     let never = AtomicBool::new(false);
     let stopped = || CliError::Other("perft stopped".into());
     let result = if with_stats {
@@ -169,6 +181,39 @@ fn count_unit(line: &str, options: &PerftOptions, with_stats: bool) -> Result<Ex
     Ok(ExitCode::SUCCESS)
 }
 
+/// The longest line `--merge` reads: a result line is a few hundred bytes; anything
+/// much longer is not one, and reading it whole could exhaust the memory.
+const MAX_RESULT_LINE: usize = 64 << 10;
+
+/// The next line of `reader` (without its line break), `None` at the end; a line
+/// longer than [`MAX_RESULT_LINE`] or not UTF-8 is an error at `origin`.
+fn read_result_line(reader: &mut dyn BufRead, origin: &Origin) -> Result<Option<String>, CliError> {
+    let fail = |why: String| CliError::Other(format!("{origin}: {why}"));
+    let mut bytes = Vec::new();
+    let limit = MAX_RESULT_LINE as u64 + 1;
+    reader
+        .take(limit)
+        .read_until(b'\n', &mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    }
+    if bytes.len() > MAX_RESULT_LINE {
+        return Err(fail(format!(
+            "a line longer than {MAX_RESULT_LINE} bytes: not a result line"
+        )));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| fail("not UTF-8 text: not a result line".into()))
+}
+
 /// `--merge FILES`: the exact sum of the result lines in `files`, which must be the
 /// results of every unit of one split, each once.
 fn merge(files: &[PathBuf]) -> Result<ExitCode, CliError> {
@@ -181,12 +226,15 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, CliError> {
             let f = File::open(file).map_err(|e| CliError::Other(format!("{source}: {e}")))?;
             Box::new(BufReader::new(f))
         };
-        for (i, line) in reader.lines().enumerate() {
+        let mut reader = reader;
+        for number in 1.. {
             let origin = Origin {
                 source: source.clone(),
-                line: i + 1,
+                line: number,
             };
-            let line = line.map_err(|e| CliError::Other(format!("{origin}: {e}")))?;
+            let Some(line) = read_result_line(&mut reader, &origin)? else {
+                break;
+            };
             merger
                 .add(&line, origin)
                 .map_err(|e| CliError::Other(e.to_string()))?;

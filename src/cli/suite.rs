@@ -5,8 +5,9 @@
 use super::CliError;
 use super::compare::{engine_specs, timeout};
 use crate::client::Engine;
+use crate::compare::config::read_text;
 use crate::perft::epd::{EpdEntry, parse_epd};
-use crate::perft::{PerftOptions, perft_with};
+use crate::perft::{MAX_DEPTH, PerftOptions, perft_with};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
@@ -24,7 +25,7 @@ pub struct SuiteArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub max_nodes: u64,
     /// Run no depth beyond this one (required with --reference for lines without counts).
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
     /// Take the expected counts from this engine's `go perft` instead of the file.
     #[arg(long, value_name = "ENGINE")]
@@ -32,7 +33,8 @@ pub struct SuiteArgs {
     /// Engines file in Cutechess's format [default: ./engines.json when present].
     #[arg(long, value_name = "FILE")]
     pub engines: Option<PathBuf>,
-    /// Seconds the reference engine may stay silent before it counts as hung.
+    /// Seconds the reference engine has to answer each request (the handshake,
+    /// `isready`, one whole `go perft`), however much it prints meanwhile.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
     /// Threads for Rookling's perft.
@@ -70,10 +72,14 @@ struct Summary {
     failures: Vec<Failure>,
 }
 
+/// The largest suite file read (a 960-position suite is 100 KB): reading something
+/// endless (`/dev/zero`) whole would exhaust the memory.
+const MAX_SUITE_FILE: u64 = 64 << 20;
+
 /// Runs `rookling suite`: exit status 0 when every count agrees, 1 on any mismatch.
 pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
     let name = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file)
+    let text = read_text(&args.file, MAX_SUITE_FILE)
         .map_err(|e| CliError::Other(format!("cannot read {name}: {e}")))?;
     let suite = parse_epd(&text).map_err(|e| CliError::Other(e.at(&name)))?;
     if let (Some(path), None) = (&args.engines, &args.reference) {

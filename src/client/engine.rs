@@ -9,7 +9,7 @@
 
 use super::locate::EngineSpec;
 use super::perft_output::{Divide, PerftLine, parse_perft_line, shorten};
-use super::process::{Limits, Received, UciProcess};
+use super::process::{Limits, Received, UciProcess, deadline};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -255,7 +255,7 @@ impl Engine {
         let command = format!("go perft {depth}");
         let start = Instant::now();
         self.send(&command)?;
-        let divide = read_divide(&mut self.process, depth, start + self.timeout)
+        let divide = read_divide(&mut self.process, depth, deadline(start, self.timeout))
             .map_err(|fault| self.fault(fault, &command))?;
         Ok((divide, start.elapsed()))
     }
@@ -263,7 +263,7 @@ impl Engine {
     /// Sends `isready` and discards everything up to `readyok`.
     fn sync(&mut self) -> Result<(), EngineError> {
         self.send("isready")?;
-        let deadline = Instant::now() + self.timeout;
+        let deadline = deadline(Instant::now(), self.timeout);
         loop {
             match self.process.read_line(deadline) {
                 Received::Line(line) if line.trim() == "readyok" => return Ok(()),
@@ -279,7 +279,7 @@ impl Engine {
         // A program that exits at once may refuse the line; what it printed (read
         // below) says more than the broken pipe.
         let _ = self.process.send("uci");
-        let deadline = Instant::now() + self.timeout;
+        let deadline = deadline(Instant::now(), self.timeout);
         let mut first_other: Option<String> = None;
         loop {
             let line = match self.process.read_line(deadline) {

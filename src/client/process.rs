@@ -181,6 +181,16 @@ impl Drop for UciProcess {
     }
 }
 
+/// The moment `timeout` after `start`; a timeout too long to add (`--timeout 1e19`)
+/// gives a deadline a century away instead of a panic.
+pub fn deadline(start: Instant, timeout: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    start
+        .checked_add(timeout)
+        .or_else(|| start.checked_add(CENTURY))
+        .unwrap_or(start)
+}
+
 /// The reader thread: lines of `stdout`, each cut at `max` bytes, sent until the
 /// output ends or nobody listens.
 fn read_lines(stdout: impl Read, max: usize, sender: &Sender<String>) {
@@ -234,6 +244,18 @@ fn finish(line: &mut Vec<u8>, cut: &mut bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_timeout_gives_a_deadline() {
+        let now = Instant::now();
+        assert_eq!(
+            deadline(now, Duration::from_secs(3)),
+            now + Duration::from_secs(3)
+        );
+        for huge in [Duration::MAX, Duration::from_secs(u64::MAX / 2)] {
+            assert!(deadline(now, huge) > now + Duration::from_secs(1 << 31));
+        }
+    }
 
     fn lines(input: &[u8], max: usize) -> Vec<String> {
         let (sender, receiver) = unbounded();

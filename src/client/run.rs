@@ -81,7 +81,7 @@ pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunE
     });
     // The output ends when the program exits (or closes it on purpose); then it is
     // reaped, polled finely so the time stays within a fraction of a millisecond.
-    let deadline = start + timeout;
+    let deadline = super::process::deadline(start, timeout);
     let output = receiver.recv_timeout(timeout).ok();
     let mut finished = None;
     while let Some(output) = output.as_ref() {

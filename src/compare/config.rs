@@ -8,6 +8,7 @@
 use crate::client::locate::{self, EngineSpec};
 use serde::Deserialize;
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The engines file read when `--engines` is not given (skipped when absent).
@@ -81,8 +82,26 @@ pub fn load(path: Option<&Path>) -> Result<Vec<EngineEntry>, ConfigError> {
             default
         }
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| ConfigError::Read(path.clone(), e))?;
+    let text =
+        read_text(&path, MAX_ENGINES_FILE).map_err(|e| ConfigError::Read(path.clone(), e))?;
     parse(&text).map_err(|e| ConfigError::Parse(path, e))
+}
+
+/// The largest engines file read: a list of engines is a few KB; reading something
+/// endless (`/dev/zero`) whole would exhaust the memory.
+const MAX_ENGINES_FILE: u64 = 1 << 20;
+
+/// The text of the file at `path`, refused when it is larger than `limit` bytes (or
+/// not UTF-8).
+pub(crate) fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > limit {
+        return Err(std::io::Error::other(format!("larger than {limit} bytes")));
+    }
+    Ok(text)
 }
 
 /// The entries of an engines file.

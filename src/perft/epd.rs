@@ -1,10 +1,11 @@
 //! Perft suites in EPD: one position a line, `FEN ;D1 20 ;D2 400 ...`, where `Dk n`
 //! is perft(k) of the position. Blank lines and lines starting with `#` are skipped.
-//! A suite with no position, and a line giving one depth twice, are errors: a suite
-//! must check something, and say one thing about each count.
+//! A suite with no position, a line giving one depth twice, and a depth perft cannot
+//! run, are errors: a suite must check something, and say one thing about each count.
 //!
 //! Parsing only: reading the file belongs to the caller.
 
+use super::MAX_DEPTH;
 use crate::board::{FenError, Position};
 use std::fmt;
 
@@ -30,6 +31,8 @@ pub enum EpdError {
     Count(usize, String),
     /// One depth given twice on a line: (line, depth, first count, second count).
     TwoCounts(usize, u32, u128, u128),
+    /// A depth deeper than perft runs ([`MAX_DEPTH`]): (line, depth).
+    TooDeep(usize, u32),
     /// No position at all (empty, blank or only comments).
     NoPositions,
 }
@@ -38,7 +41,10 @@ impl EpdError {
     /// The line at fault (from 1), if the error has one.
     pub fn line(&self) -> Option<usize> {
         match *self {
-            Self::Fen(line, _) | Self::Count(line, _) | Self::TwoCounts(line, ..) => Some(line),
+            Self::Fen(line, _)
+            | Self::Count(line, _)
+            | Self::TwoCounts(line, ..)
+            | Self::TooDeep(line, _) => Some(line),
             Self::NoPositions => None,
         }
     }
@@ -62,6 +68,10 @@ impl fmt::Display for EpdError {
             Self::TwoCounts(_, depth, first, second) => {
                 write!(f, "depth {depth} given twice ({first} and {second})")
             }
+            Self::TooDeep(_, depth) => write!(
+                f,
+                "depth {depth} is deeper than perft runs (at most {MAX_DEPTH})"
+            ),
             Self::NoPositions => {
                 f.write_str("no positions (the file is empty or holds only comments)")
             }
@@ -87,6 +97,9 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, EpdError> {
         for field in fields.map(str::trim).filter(|f| !f.is_empty()) {
             let (depth, count) =
                 parse_count(field).ok_or_else(|| EpdError::Count(line, field.to_string()))?;
+            if depth > MAX_DEPTH {
+                return Err(EpdError::TooDeep(line, depth));
+            }
             if let Some(&(_, first)) = counts.iter().find(|c| c.0 == depth) {
                 return Err(EpdError::TwoCounts(line, depth, first, count));
             }
@@ -179,6 +192,28 @@ mod tests {
         }
         let e = EpdError::TwoCounts(2, 1, 20, 21).at("s.epd");
         assert_eq!(e, "s.epd:2: depth 1 given twice (20 and 21)");
+    }
+
+    /// A depth perft refuses is refused with its line, not left to fail (or be
+    /// skipped) when the suite runs.
+    #[test]
+    fn a_depth_perft_cannot_run_is_refused() {
+        let kings = "7k/5Q2/6K1/8/8/8/8/8 b - - ;D1 0";
+        let e = parse_epd(&format!(
+            "{kings} ;D256 0
+"
+        ));
+        assert_eq!(e, Err(EpdError::TooDeep(1, 256)));
+        assert_eq!(
+            EpdError::TooDeep(1, 256).at("s.epd"),
+            "s.epd:1: depth 256 is deeper than perft runs (at most 255)"
+        );
+        let suite = parse_epd(&format!(
+            "{kings} ;D255 0
+"
+        ))
+        .expect("the deepest depth");
+        assert_eq!(suite[0].counts, [(1, 0), (255, 0)]);
     }
 
     #[test]

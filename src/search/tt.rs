@@ -274,15 +274,7 @@ fn touch_every_page(slots: &mut [Slot]) {
 
 /// The machine's memory in MB, from /proc/meminfo where there is one.
 fn total_memory_mb() -> Option<usize> {
-    meminfo_mb("MemTotal:")
-}
-
-/// A `/proc/meminfo` field (such as `MemAvailable:`) in MB, where there is one.
-pub fn meminfo_mb(field: &str) -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with(field))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
+    crate::memory::meminfo_mb("MemTotal:")
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::board::{FenError, Position};
 use crate::movegen::{MoveError, parse_move};
 use crate::perft::PerftOptions;
 use crate::search::Control;
+use crossbeam_channel::Receiver;
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::sync::atomic::Ordering;
@@ -58,6 +59,10 @@ pub struct Engine {
     preparing: Option<(Table, Preparing)>,
     /// A search table made ready and waiting for the worker to install it.
     slot: TableSlot,
+    /// Receives a value once the input thread has read `quit`: a wait for a table ends.
+    quit: Receiver<()>,
+    /// A `quit` ended a wait: the command that waited was dropped, the loop must end.
+    quitting: bool,
 }
 
 impl Engine {
@@ -74,7 +79,24 @@ impl Engine {
             pending: VecDeque::new(),
             preparing: None,
             slot,
+            quit: crossbeam_channel::never(),
+            quitting: false,
         })
+    }
+
+    /// Makes a wait for a hash table end, dropping the command that waited, once `quit`
+    /// sends a value (the input thread does when it reads `quit`).
+    pub fn watch_quit(&mut self, quit: Receiver<()>) {
+        self.quit = quit;
+    }
+
+    /// Where the hash table being made ready arrives ([`Engine::prepared`] takes it);
+    /// a channel that never delivers when none is.
+    pub fn preparation(&self) -> Receiver<Ready> {
+        match &self.preparing {
+            Some((_, preparing)) => preparing.done.clone(),
+            None => crossbeam_channel::never(),
+        }
     }
 
     /// The current position (for the fuzz targets; not a stable API).
@@ -106,8 +128,9 @@ impl Engine {
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
             Command::IsReady => {
                 // `readyok` means ready: a hash table being allocated is finished first.
-                self.settle();
-                output::send("readyok");
+                if self.settle() {
+                    output::send("readyok");
+                }
             }
             Command::Register => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -127,7 +150,9 @@ impl Engine {
                 Err(e) => output::info(&format!("error: position: {e}; position unchanged")),
             },
             Command::Perft(depth) | Command::PerftStats(depth) => {
-                self.settle();
+                if !self.settle() {
+                    return Flow::Quit;
+                }
                 let job = Job::Perft {
                     pos: self.pos.clone(),
                     depth,
@@ -144,7 +169,9 @@ impl Engine {
                 searchmoves,
                 ignored,
             } => {
-                self.settle();
+                if !self.settle() {
+                    return Flow::Quit;
+                }
                 if !ignored.is_empty() {
                     let words: Vec<&str> = ignored.iter().take(20).map(String::as_str).collect();
                     let mut text = format!("go: ignored '{}'", quote(&words.join(" ")));
@@ -181,7 +208,11 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::Display => output::send_all(&display::display(&self.pos)),
         }
-        Flow::Continue
+        if self.quitting {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
     }
 
     /// `quit`: stops every job and waits a moment for the worker to end.
@@ -228,9 +259,12 @@ impl Engine {
         self.pending.iter().find(|job| wanted(job))
     }
 
-    /// Starts making `table` ready off this thread (after any preparation under way).
+    /// Starts making `table` ready off this thread (after any preparation under way;
+    /// nothing if a `quit` ended the wait for it).
     fn prepare(&mut self, table: Table) {
-        self.settle();
+        if !self.settle() {
+            return;
+        }
         if matches!(table, Table::Search(_)) {
             // A table made ready but not installed yet is superseded: free it now.
             drop(self.slot.lock().unwrap_or_else(|e| e.into_inner()).take());
@@ -238,14 +272,31 @@ impl Engine {
         self.preparing = Some((table, Preparing::start(table)));
     }
 
-    /// Waits for the hash table being made ready, if any, and passes it on: a search
+    /// Waits for the hash table being made ready, if any, and passes it on
+    /// ([`Engine::prepared`]); `false` if a `quit` came first (the loop must then end).
+    fn settle(&mut self) -> bool {
+        let Some((_, preparing)) = &self.preparing else {
+            return true;
+        };
+        let (done, quit) = (preparing.done.clone(), self.quit.clone());
+        crossbeam_channel::select! {
+            recv(done) -> ready => {
+                self.prepared(ready.ok());
+                true
+            }
+            recv(quit) -> _ => {
+                self.quitting = true;
+                false
+            }
+        }
+    }
+
+    /// Passes on the hash table made ready (`None`: its preparation panicked): a search
     /// table to the worker, a perft table that could not be had as an `info string`
     /// (`PerftHash` then becomes 0).
-    fn settle(&mut self) {
-        let Some((_, preparing)) = self.preparing.take() else {
-            return;
-        };
-        match preparing.wait() {
+    pub fn prepared(&mut self, ready: Option<Ready>) {
+        self.preparing = None;
+        match ready {
             Some(Ready::Search { table, asked_mb }) => {
                 let got = table.size_mb();
                 if got < asked_mb {

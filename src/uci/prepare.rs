@@ -4,11 +4,12 @@
 //! here, with every page touched (about a second per GB on a loaded machine). `isready`
 //! and the next `go` wait for it, so `readyok` means the memory is ready and the first
 //! search or perft does not pay for it, while `stop`, `quit` and the rest are still read
-//! meanwhile. One preparation runs at a time.
+//! meanwhile (a `quit` ends the wait). One preparation runs at a time.
 
+use crate::memory;
 use crate::perft::hash;
-use crate::search::tt::{Tt, meminfo_mb};
-use std::thread::JoinHandle;
+use crate::search::tt::Tt;
+use crossbeam_channel::{Receiver, bounded};
 
 /// What to make ready.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,39 +38,28 @@ pub enum Ready {
     },
 }
 
-/// A preparation under way (or done already, when no thread could be started).
-pub enum Preparing {
-    /// Running on its own thread.
-    Running(JoinHandle<Ready>),
-    /// Done on the loop thread.
-    Done(Ready),
+/// A preparation under way: its result arrives on [`Preparing::done`] (at once when
+/// no thread could be started and it ran on the loop thread).
+pub struct Preparing {
+    /// Receives the result once; disconnected without one if the preparation panicked.
+    pub done: Receiver<Ready>,
 }
-
-/// Fraction (in percent) of the available memory a perft table may take: touching more
-/// would invite the OOM killer instead of an error.
-const PERFT_MEMORY_PERCENT: usize = 90;
 
 impl Preparing {
     /// Starts making `table` ready.
     pub fn start(table: Table) -> Self {
+        let (sender, done) = bounded(1);
+        let sent = sender.clone();
         let spawned = std::thread::Builder::new()
             .name("uci-hash".into())
-            .spawn(move || make(table));
-        match spawned {
-            Ok(handle) => Self::Running(handle),
-            Err(e) => {
-                log::warn!("cannot start a thread for the hash table ({e}); allocating here");
-                Self::Done(make(table))
-            }
+            .spawn(move || {
+                let _ = sent.send(make(table));
+            });
+        if let Err(e) = spawned {
+            log::warn!("cannot start a thread for the hash table ({e}); allocating here");
+            let _ = sender.send(make(table));
         }
-    }
-
-    /// Waits for the result; `None` if the preparation panicked.
-    pub fn wait(self) -> Option<Ready> {
-        match self {
-            Self::Running(handle) => handle.join().ok(),
-            Self::Done(ready) => Some(ready),
-        }
+        Self { done }
     }
 }
 
@@ -87,17 +77,15 @@ fn make(table: Table) -> Ready {
     }
 }
 
-/// The perft table of `mb` MB, refused when the machine does not have the memory free.
+/// The perft table of `mb` MB, refused when the machine does not have the memory free
+/// ([`memory::check_table`]).
 fn perft_table(mb: usize) -> Result<(), String> {
     if mb > 0
-        && let Some(available) = meminfo_mb("MemAvailable:")
-        && mb > available / 100 * PERFT_MEMORY_PERCENT
+        && let Err(e) = memory::check_table(mb)
     {
         // Free a kept table first: it may be what makes the memory short.
         let _ = hash::prepare(0);
-        return Err(format!(
-            "{mb} MB is more than {PERFT_MEMORY_PERCENT}% of the {available} MB of memory available"
-        ));
+        return Err(e.to_string());
     }
     hash::prepare(mb).map_err(|e| e.to_string())
 }

@@ -5,6 +5,7 @@
 use super::divide::{RootOrder, divide_lines};
 use super::output;
 use crate::board::Position;
+use crate::memory;
 use crate::perft::stats;
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::tt::Tt;
@@ -262,7 +263,19 @@ fn perft(
 ) -> Vec<String> {
     let stopped = || vec!["info string perft stopped".to_string()];
     let (divide, breakdown) = if stats {
-        let Some(parts) = stats::divide_with(pos, depth, options, &control.stop) else {
+        // The statistics walk allocates its own table of that size for the run, beside
+        // perft's kept one: refused rather than filled past the memory there is.
+        let mut options = options.clone();
+        if options.hash_mb > 0
+            && let Err(e) = memory::check_table(options.hash_mb)
+        {
+            output::info(&format!(
+                "error: go perft stats: a statistics table of PerftHash {} MB: {e}; counting without a table",
+                options.hash_mb
+            ));
+            options.hash_mb = 0;
+        }
+        let Some(parts) = stats::divide_with(pos, depth, &options, &control.stop) else {
             return stopped();
         };
         let total = stats::sum(&parts, depth);

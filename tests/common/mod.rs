@@ -51,6 +51,26 @@ impl Uci {
         Self { process }
     }
 
+    /// Starts the command line `command` (program and arguments), without a handshake.
+    pub fn spawn_command(command: &[&str]) -> Self {
+        let spec = EngineSpec {
+            name: command.join(" "),
+            command: command.iter().map(|s| s.to_string()).collect(),
+            working_dir: None,
+        };
+        let process = UciProcess::spawn(&spec, &[], TEST_LIMITS).expect("engine starts");
+        Self { process }
+    }
+
+    /// Every line still to come until the output closes (after the process exited).
+    pub fn read_until_closed(&mut self) -> Vec<String> {
+        let mut lines = Vec::new();
+        while let Received::Line(line) = self.process.read_line(Instant::now() + ANSWER_TIMEOUT) {
+            lines.push(line);
+        }
+        lines
+    }
+
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
         self.process.send(line).expect("engine reads its input");

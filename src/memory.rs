@@ -1,0 +1,82 @@
+//! The machine's memory, as `/proc/meminfo` reports it: how large a table may be.
+//!
+//! A perft table (`PerftHash`, `--hash`) or statistics table larger than
+//! [`TABLE_MEMORY_PERCENT`] of the memory available is refused with [`TooLarge`]
+//! instead of being allocated: filling it would end with the process killed for lack
+//! of memory (or another one on the same machine), never with an error. Without
+//! `/proc/meminfo` nothing is refused here (an allocation the OS refuses still is).
+
+use std::fmt;
+
+/// The share of the available memory (`MemAvailable`), in percent, a table may take.
+pub const TABLE_MEMORY_PERCENT: usize = 90;
+
+/// A table of `mb` MB refused: more than [`TABLE_MEMORY_PERCENT`] of `available_mb`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    /// The size asked for, MB.
+    pub mb: usize,
+    /// The memory available when it was asked for, MB.
+    pub available_mb: usize,
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} MB is more than {TABLE_MEMORY_PERCENT}% of the {} MB of memory available",
+            self.mb, self.available_mb
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+/// Whether a table of `mb` MB may be allocated now (see the module documentation).
+pub fn check_table(mb: usize) -> Result<(), TooLarge> {
+    match meminfo_mb("MemAvailable:") {
+        Some(available_mb) => fits(mb, available_mb),
+        None => Ok(()),
+    }
+}
+
+/// Whether `mb` MB is within [`TABLE_MEMORY_PERCENT`] of `available_mb`.
+fn fits(mb: usize, available_mb: usize) -> Result<(), TooLarge> {
+    if mb > available_mb / 100 * TABLE_MEMORY_PERCENT {
+        return Err(TooLarge { mb, available_mb });
+    }
+    Ok(())
+}
+
+/// A `/proc/meminfo` field (such as `MemAvailable:`) in MB, where there is one.
+pub fn meminfo_mb(field: &str) -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_past_90_percent_of_the_available_memory_are_refused() {
+        assert_eq!(fits(900, 1000), Ok(()));
+        assert_eq!(fits(0, 0), Ok(()));
+        let e = fits(901, 1000).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "901 MB is more than 90% of the 1000 MB of memory available"
+        );
+        assert!(fits(usize::MAX, usize::MAX).is_err());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_table_larger_than_any_machine_is_refused() {
+        assert!(meminfo_mb("MemAvailable:").is_some());
+        assert!(check_table(usize::MAX / 2).is_err());
+        assert_eq!(check_table(1), Ok(()));
+    }
+}
