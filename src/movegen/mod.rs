@@ -17,7 +17,7 @@ pub use notation::{MoveError, parse_move, play_moves};
 pub use side::{Black, Side, White};
 pub use tactical::tactical_moves;
 
-use crate::attacks;
+use crate::attacks::{self, Chosen, Sliders};
 use crate::board::{Bitboard, CastleSide, Color, Move, PieceType, Position, Square};
 
 /// Receives the legal moves in groups, as the generator finds them.
@@ -122,12 +122,21 @@ pub fn generate_all<V: Visitor>(pos: &Position, visitor: &mut V) {
 /// Feeds every legal move of `S` (who must be to move) to `visitor`.
 #[inline(always)]
 pub fn generate<S: Side, V: Visitor>(pos: &Position, visitor: &mut V) {
+    generate_with::<S, Chosen, V>(pos, visitor);
+}
+
+/// [`generate`] with the slider look-up `L` fixed at compile time (the perft walk's).
+#[inline(always)]
+pub(crate) fn generate_with<S: Side, L: Sliders, V: Visitor>(pos: &Position, visitor: &mut V) {
     let b = Snapshot::new::<S>(pos);
-    king_moves::<S, V>(pos, &b, visitor);
+    king_moves::<S, L, V>(pos, &b, visitor);
     if b.checkers.is_empty() {
-        piece_moves::<S, V, false>(pos, &b, visitor);
+        piece_moves::<S, L, V, false>(pos, &b, visitor);
+        if pos.castling().any(S::US) {
+            castling::<S, L, V>(pos, &b, visitor);
+        }
     } else if !b.checkers.more_than_one() {
-        piece_moves::<S, V, true>(pos, &b, visitor);
+        piece_moves::<S, L, V, true>(pos, &b, visitor);
     }
 }
 
@@ -188,12 +197,44 @@ impl Snapshot {
 
 /// King moves: every target the enemy does not attack once the king has left.
 #[inline(always)]
-fn king_moves<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+fn king_moves<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
     let candidates = attacks::king(b.ksq) & !b.ours;
     if candidates.is_empty() {
         return;
     }
-    // Pawn, knight and king attacks as sets first; sliders square by square.
+    // Pawn, knight and king attacks as sets first. Sliders: with at most one enemy
+    // slider (endgames) its attack set, one look-up; with more, square by square (the
+    // king has few free squares then, and the rays rule most sliders out).
+    let leapers = leaper_attacks::<S>(pos);
+    let occ = b.occ ^ Bitboard::from(b.ksq);
+    let sliders = b.their_rq | b.their_bq;
+    let targets = if !sliders.more_than_one() {
+        let mut covered = leapers;
+        if sliders.any() {
+            let sq = sliders.lsb();
+            if b.their_bq.has(sq) {
+                covered |= L::bishop(sq, occ);
+            }
+            if b.their_rq.has(sq) {
+                covered |= L::rook(sq, occ);
+            }
+        }
+        candidates & !covered
+    } else {
+        let mut targets = Bitboard::EMPTY;
+        for to in candidates & !leapers {
+            if !slider_attacked::<L>(to, occ, b.their_rq, b.their_bq) {
+                targets |= Bitboard::from(to);
+            }
+        }
+        targets
+    };
+    visitor.piece(b.ksq, targets);
+}
+
+/// The squares the enemy of `S` attacks with pawns, knights and king.
+#[inline(always)]
+fn leaper_attacks<S: Side>(pos: &Position) -> Bitboard {
     let them = S::THEM;
     let their_pawns = pos.colored(them, PieceType::Pawn);
     let mut covered = (their_pawns & !Bitboard::FILE_A).shift(-S::UP - 1)
@@ -202,21 +243,14 @@ fn king_moves<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V
     for knight in pos.colored(them, PieceType::Knight) {
         covered |= attacks::knight(knight);
     }
-    let occ = b.occ ^ Bitboard::from(b.ksq);
-    let mut targets = Bitboard::EMPTY;
-    for to in candidates & !covered {
-        if !slider_attacked(to, occ, b.their_rq, b.their_bq) {
-            targets |= Bitboard::from(to);
-        }
-    }
-    visitor.piece(b.ksq, targets);
+    covered
 }
 
 /// Moves of every piece but the king, with `CHECK` telling whether we are in (single)
-/// check: then only captures of the checker and blocks count, and pinned pieces and
-/// castling are out.
+/// check: then only captures of the checker and blocks count, and pinned pieces are out.
+/// Castling is generated apart ([`castling`]).
 #[inline(always)]
-fn piece_moves<S: Side, V: Visitor, const CHECK: bool>(
+fn piece_moves<S: Side, L: Sliders, V: Visitor, const CHECK: bool>(
     pos: &Position,
     b: &Snapshot,
     visitor: &mut V,
@@ -243,19 +277,19 @@ fn piece_moves<S: Side, V: Visitor, const CHECK: bool>(
     let diagonal = pos.colored(us, PieceType::Bishop) | queens;
     let orthogonal = pos.colored(us, PieceType::Rook) | queens;
     for from in diagonal & !pinned {
-        visitor.piece(from, attacks::bishop(from, occ) & target);
+        visitor.piece(from, L::bishop(from, occ) & target);
     }
     for from in orthogonal & !pinned {
-        visitor.piece(from, attacks::rook(from, occ) & target);
+        visitor.piece(from, L::rook(from, occ) & target);
     }
     if !CHECK {
         for from in diagonal & pinned {
             let line = attacks::line(ksq, from);
-            visitor.piece(from, attacks::bishop(from, occ) & target & line);
+            visitor.piece(from, L::bishop(from, occ) & target & line);
         }
         for from in orthogonal & pinned {
             let line = attacks::line(ksq, from);
-            visitor.piece(from, attacks::rook(from, occ) & target & line);
+            visitor.piece(from, L::rook(from, occ) & target & line);
         }
     }
 
@@ -270,35 +304,21 @@ fn piece_moves<S: Side, V: Visitor, const CHECK: bool>(
     }
 
     if let Some(ep) = pos.en_passant() {
-        en_passant::<S, V>(pos, ep, ksq, visitor);
-    }
-    if !CHECK && pos.castling().any(us) {
-        castling::<S, V>(pos, b, visitor);
+        en_passant::<S, L, V>(pos, ep, ksq, visitor);
     }
 }
 
 /// Whether an enemy rook, bishop or queen attacks `sq` through `occ`; the empty-board
 /// rays skip the look-up when no such slider is even on a line with `sq`.
 #[inline(always)]
-fn slider_attacked(sq: Square, occ: Bitboard, their_rq: Bitboard, their_bq: Bitboard) -> bool {
-    ((attacks::rook_rays(sq) & their_rq).any() && (attacks::rook(sq, occ) & their_rq).any())
-        || ((attacks::bishop_rays(sq) & their_bq).any()
-            && (attacks::bishop(sq, occ) & their_bq).any())
-}
-
-/// Whether `sq` is attacked by the enemy of `S` with `occ` as the occupancy.
-#[inline(always)]
-fn attacked<S: Side>(pos: &Position, sq: Square, occ: Bitboard) -> bool {
-    let them = S::THEM;
-    let theirs = pos.color(them);
-    let rq = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
-    let bq = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen);
-    ((attacks::pawn(S::US, sq) & pos.pieces(PieceType::Pawn))
-        | (attacks::knight(sq) & pos.pieces(PieceType::Knight))
-        | (attacks::king(sq) & pos.pieces(PieceType::King)))
-        & theirs
-        != Bitboard::EMPTY
-        || slider_attacked(sq, occ, rq & theirs, bq & theirs)
+fn slider_attacked<L: Sliders>(
+    sq: Square,
+    occ: Bitboard,
+    their_rq: Bitboard,
+    their_bq: Bitboard,
+) -> bool {
+    ((attacks::rook_rays(sq) & their_rq).any() && (L::rook(sq, occ) & their_rq).any())
+        || ((attacks::bishop_rays(sq) & their_bq).any() && (L::bishop(sq, occ) & their_bq).any())
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, landing only on `allowed`
@@ -335,7 +355,12 @@ fn pawn_moves<S: Side, V: Visitor>(
 /// this covers the pin along the rank of both pawns, the diagonal pin, and the capture
 /// of a checking pawn (seed 000: check and pin masks alone would wrongly drop it).
 #[inline(never)]
-fn en_passant<S: Side, V: Visitor>(pos: &Position, ep: Square, ksq: Square, visitor: &mut V) {
+fn en_passant<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    ep: Square,
+    ksq: Square,
+    visitor: &mut V,
+) {
     let us = S::US;
     let them = S::THEM;
     let captured = ep.offset(-S::UP);
@@ -345,8 +370,8 @@ fn en_passant<S: Side, V: Visitor>(pos: &Position, ep: Square, ksq: Square, visi
             pos.occupied() ^ Bitboard::from(from) ^ Bitboard::from(captured) ^ Bitboard::from(ep);
         let rq = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
         let bq = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen);
-        let attackers = ((attacks::rook(ksq, occ) & rq)
-            | (attacks::bishop(ksq, occ) & bq)
+        let attackers = ((L::rook(ksq, occ) & rq)
+            | (L::bishop(ksq, occ) & bq)
             | (attacks::knight(ksq) & pos.pieces(PieceType::Knight))
             | (attacks::pawn(us, ksq) & pos.pieces(PieceType::Pawn) & !Bitboard::from(captured)))
             & theirs;
@@ -356,12 +381,15 @@ fn en_passant<S: Side, V: Visitor>(pos: &Position, ep: Square, ksq: Square, visi
     }
 }
 
-/// Castling, standard and Chess960: the squares between king and rook and their targets
-/// must be empty (but for the two of them), and no square the king stands on, crosses
-/// or reaches may be attacked once king and rook have left their squares. The masks
-/// come from [`crate::board::CastlePath`], worked out when the right was granted.
+/// Castling, standard and Chess960, when not in check: the squares between king and rook
+/// and their targets must be empty (but for the two of them), and no square the king
+/// stands on, crosses or reaches may be attacked once king and rook have left their
+/// squares. The masks come from [`crate::board::CastlePath`], worked out when the right
+/// was granted. (The king's own square still needs the slider test: lifting the rook
+/// may open the back rank to it, as on `8/8/k7/8/8/8/8/rRK5 w B -`, where the king stays
+/// on c1.)
 #[inline(always)]
-fn castling<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+fn castling<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
     let us = S::US;
     for side in CastleSide::ALL {
         if !pos.castling().has(us, side) {
@@ -371,9 +399,14 @@ fn castling<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) 
         if (path.empty & b.occ).any() {
             continue;
         }
+        if (path.king & leaper_attacks::<S>(pos)).any() {
+            continue;
+        }
         let occ = b.occ ^ path.movers;
-        let mut king_squares = path.king;
-        if Iterator::any(&mut king_squares, |sq| attacked::<S>(pos, sq, occ)) {
+        let mut crossed = path.king;
+        if Iterator::any(&mut crossed, |sq| {
+            slider_attacked::<L>(sq, occ, b.their_rq, b.their_bq)
+        }) {
             continue;
         }
         visitor.single(Move::castling(b.ksq, pos.castling().rook(us, side)));
