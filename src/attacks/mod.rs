@@ -271,6 +271,24 @@ static PAWN: [[Bitboard; 64]; 2] = [
 ];
 static ROOK_RAYS: [Bitboard; 64] = per_square(&rays::ROOK_DIRS, 7);
 static BISHOP_RAYS: [Bitboard; 64] = per_square(&rays::BISHOP_DIRS, 7);
+static ROOK_RAYS_NEAR: [Bitboard; 64] = near(&ROOK_RAYS);
+static BISHOP_RAYS_NEAR: [Bitboard; 64] = near(&BISHOP_RAYS);
+
+/// For every square, the union of `rays` over the squares a king there attacks.
+const fn near(rays: &[Bitboard; 64]) -> [Bitboard; 64] {
+    let kings = per_square(&rays::KING_STEPS, 1);
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut around = kings[sq].0;
+        while around != 0 {
+            table[sq].0 |= rays[around.trailing_zeros() as usize].0;
+            around &= around - 1;
+        }
+        sq += 1;
+    }
+    table
+}
 
 /// Squares a rook on `sq` reaches on an empty board: a cheap filter before [`rook`].
 #[inline(always)]
@@ -282,6 +300,19 @@ pub fn rook_rays(sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn bishop_rays(sq: Square) -> Bitboard {
     BISHOP_RAYS[sq.index()]
+}
+
+/// Squares from which a rook could attack, on an empty board, some square next to `sq`:
+/// the only enemy rooks and queens that can keep a king on `sq` from stepping.
+#[inline(always)]
+pub fn rook_rays_near(sq: Square) -> Bitboard {
+    ROOK_RAYS_NEAR[sq.index()]
+}
+
+/// Squares from which a bishop could attack, on an empty board, some square next to `sq`.
+#[inline(always)]
+pub fn bishop_rays_near(sq: Square) -> Bitboard {
+    BISHOP_RAYS_NEAR[sq.index()]
 }
 
 /// Squares a knight on `sq` attacks.
@@ -399,6 +430,20 @@ mod tests {
         assert_eq!(king(sq("e4")).count(), 8);
         assert_eq!(pawn(Color::White, sq("a2")), Bitboard::from(sq("b3")));
         assert_eq!(pawn(Color::Black, sq("h7")), Bitboard::from(sq("g6")));
+    }
+
+    #[test]
+    fn rays_near_cover_the_rays_of_every_neighbour() {
+        for i in 0..64 {
+            let s = Square::new(i);
+            let (mut rook, mut bishop) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for n in king(s) {
+                rook |= rook_rays(n);
+                bishop |= bishop_rays(n);
+            }
+            assert_eq!(rook_rays_near(s), rook);
+            assert_eq!(bishop_rays_near(s), bishop);
+        }
     }
 
     #[test]

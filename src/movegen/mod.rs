@@ -8,11 +8,13 @@
 mod list;
 #[cfg(test)]
 mod make_tests;
+mod near;
 mod notation;
 mod side;
 mod tactical;
 
 pub use list::{MAX_MOVES, MoveList};
+pub(crate) use near::PieceCount;
 pub use notation::{MoveError, parse_move, play_moves};
 pub use side::{Black, Side, White};
 pub use tactical::tactical_moves;
@@ -128,15 +130,20 @@ pub fn generate<S: Side, V: Visitor>(pos: &Position, visitor: &mut V) {
 /// [`generate`] with the slider look-up `L` fixed at compile time (the perft walk's).
 #[inline(always)]
 pub(crate) fn generate_with<S: Side, L: Sliders, V: Visitor>(pos: &Position, visitor: &mut V) {
-    let b = Snapshot::new::<S>(pos);
-    king_moves::<S, L, V>(pos, &b, visitor);
+    generate_from::<S, L, V>(pos, &Snapshot::new::<S>(pos), visitor);
+}
+
+/// [`generate_with`] from the snapshot `b` of `pos`.
+#[inline(always)]
+fn generate_from<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+    king_moves::<S, L, V>(pos, b, visitor);
     if b.checkers.is_empty() {
-        piece_moves::<S, L, V, false>(pos, &b, visitor);
+        piece_moves::<S, L, V, false>(pos, b, visitor);
         if pos.castling().any(S::US) {
-            castling::<S, L, V>(pos, &b, visitor);
+            castling::<S, L, V>(pos, b, visitor);
         }
     } else if !b.checkers.more_than_one() {
-        piece_moves::<S, L, V, true>(pos, &b, visitor);
+        piece_moves::<S, L, V, true>(pos, b, visitor);
     }
 }
 
@@ -203,8 +210,9 @@ fn king_moves<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, vis
         return;
     }
     // Pawn, knight and king attacks as sets first. Sliders: with at most one enemy
-    // slider (endgames) its attack set, one look-up; with more, square by square (the
-    // king has few free squares then, and the rays rule most sliders out).
+    // slider (endgames) its attack set, one look-up; with more, the attack sets of those
+    // that could reach a square next to the king (the king lifted off), if any square
+    // is left to rule out. (The loop alone costs endgames mispredicted branches.)
     let leapers = leaper_attacks::<S>(pos);
     let occ = b.occ ^ Bitboard::from(b.ksq);
     let sliders = b.their_rq | b.their_bq;
@@ -221,13 +229,16 @@ fn king_moves<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, vis
         }
         candidates & !covered
     } else {
-        let mut targets = Bitboard::EMPTY;
-        for to in candidates & !leapers {
-            if !slider_attacked::<L>(to, occ, b.their_rq, b.their_bq) {
-                targets |= Bitboard::from(to);
+        let mut covered = leapers;
+        if (candidates & !covered).any() {
+            for sq in b.their_bq & attacks::bishop_rays_near(b.ksq) {
+                covered |= L::bishop(sq, occ);
+            }
+            for sq in b.their_rq & attacks::rook_rays_near(b.ksq) {
+                covered |= L::rook(sq, occ);
             }
         }
-        targets
+        candidates & !covered
     };
     visitor.piece(b.ksq, targets);
 }
@@ -255,70 +266,120 @@ fn piece_moves<S: Side, L: Sliders, V: Visitor, const CHECK: bool>(
     b: &Snapshot,
     visitor: &mut V,
 ) {
-    let us = S::US;
-    let ksq = b.ksq;
-    let occ = b.occ;
-    let pinned = b.pinned;
     // Destinations: not our own and, in check, capturing or blocking the checker (whose
     // path to the king is empty and never holds one of ours).
     let target = if CHECK {
-        attacks::between(ksq, b.checkers.lsb()) | b.checkers
+        attacks::between(b.ksq, b.checkers.lsb()) | b.checkers
     } else {
         !b.ours
     };
-
-    // Knights: a pinned knight never moves.
-    for from in pos.colored(us, PieceType::Knight) & !pinned {
-        visitor.piece(from, attacks::knight(from) & target);
-    }
-    // Sliders: queens move as a bishop and as a rook. A pinned one stays on the line
-    // through its king, which it can never do while in check.
-    let queens = pos.colored(us, PieceType::Queen);
-    let diagonal = pos.colored(us, PieceType::Bishop) | queens;
-    let orthogonal = pos.colored(us, PieceType::Rook) | queens;
-    for from in diagonal & !pinned {
-        visitor.piece(from, L::bishop(from, occ) & target);
-    }
-    for from in orthogonal & !pinned {
-        visitor.piece(from, L::rook(from, occ) & target);
-    }
+    let mut moves = Targets { visitor, target };
+    unpinned_pieces::<S, L, _>(pos, b, &mut moves);
+    let visitor = moves.visitor;
     if !CHECK {
-        for from in diagonal & pinned {
-            let line = attacks::line(ksq, from);
-            visitor.piece(from, L::bishop(from, occ) & target & line);
-        }
-        for from in orthogonal & pinned {
-            let line = attacks::line(ksq, from);
-            visitor.piece(from, L::rook(from, occ) & target & line);
-        }
+        pinned_sliders::<S, L, V>(pos, b, target, visitor);
     }
-
-    // Pawns: the unpinned ones as a set, each pinned one along its pin line.
-    let pawns = pos.colored(us, PieceType::Pawn);
-    pawn_moves::<S, V>(pawns & !pinned, occ, b.theirs, target, visitor);
+    let pawns = pos.colored(S::US, PieceType::Pawn);
+    pawn_moves::<S, V>(pawns & !b.pinned, b.occ, b.theirs, target, visitor);
     if !CHECK {
-        for from in pawns & pinned {
-            let line = attacks::line(ksq, from);
-            pawn_moves::<S, V>(Bitboard::from(from), occ, b.theirs, target & line, visitor);
-        }
+        pinned_pawns::<S, V>(pos, b, target, visitor);
     }
-
     if let Some(ep) = pos.en_passant() {
-        en_passant::<S, L, V>(pos, ep, ksq, visitor);
+        en_passant::<S, L, V>(pos, ep, b.ksq, visitor);
     }
 }
 
-/// Whether an enemy rook, bishop or queen attacks `sq` through `occ`; the empty-board
-/// rays skip the look-up when no such slider is even on a line with `sq`.
+/// Receives each unpinned piece's attack set from [`unpinned_pieces`].
+trait Attacks {
+    /// The piece on `from` (a bishop, rook or queen if `slider`, else a knight) attacks
+    /// `attacks` (own pieces included).
+    fn attacks(&mut self, from: Square, attacks: Bitboard, slider: bool);
+}
+
+/// Hands a visitor the attacks that land on `target`, as moves.
+struct Targets<'a, V> {
+    visitor: &'a mut V,
+    target: Bitboard,
+}
+
+impl<V: Visitor> Attacks for Targets<'_, V> {
+    #[inline(always)]
+    fn attacks(&mut self, from: Square, attacks: Bitboard, _slider: bool) {
+        self.visitor.piece(from, attacks & self.target);
+    }
+}
+
+/// Each unpinned knight, bishop, rook and queen with the squares it attacks (a queen
+/// twice: as a bishop, then as a rook). A pinned knight never moves; pinned sliders are
+/// left to [`pinned_sliders`].
 #[inline(always)]
-fn slider_attacked<L: Sliders>(
-    sq: Square,
-    occ: Bitboard,
-    their_rq: Bitboard,
-    their_bq: Bitboard,
-) -> bool {
-    ((attacks::rook_rays(sq) & their_rq).any() && (L::rook(sq, occ) & their_rq).any())
-        || ((attacks::bishop_rays(sq) & their_bq).any() && (L::bishop(sq, occ) & their_bq).any())
+fn unpinned_pieces<S: Side, L: Sliders, A: Attacks>(pos: &Position, b: &Snapshot, each: &mut A) {
+    let us = S::US;
+    for from in pos.colored(us, PieceType::Knight) & !b.pinned {
+        each.attacks(from, attacks::knight(from), false);
+    }
+    let queens = pos.colored(us, PieceType::Queen);
+    for from in (pos.colored(us, PieceType::Bishop) | queens) & !b.pinned {
+        each.attacks(from, L::bishop(from, b.occ), true);
+    }
+    for from in (pos.colored(us, PieceType::Rook) | queens) & !b.pinned {
+        each.attacks(from, L::rook(from, b.occ), true);
+    }
+}
+
+/// Moves of the pinned bishops, rooks and queens (never while in check): along the line
+/// through their king, landing on `target`.
+#[inline(always)]
+fn pinned_sliders<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    target: Bitboard,
+    visitor: &mut V,
+) {
+    let us = S::US;
+    let queens = pos.colored(us, PieceType::Queen);
+    for from in (pos.colored(us, PieceType::Bishop) | queens) & b.pinned {
+        let line = attacks::line(b.ksq, from);
+        visitor.piece(from, L::bishop(from, b.occ) & target & line);
+    }
+    for from in (pos.colored(us, PieceType::Rook) | queens) & b.pinned {
+        let line = attacks::line(b.ksq, from);
+        visitor.piece(from, L::rook(from, b.occ) & target & line);
+    }
+}
+
+/// Moves of the pinned pawns (never while in check), each along its pin line, landing on
+/// `target`.
+#[inline(always)]
+fn pinned_pawns<S: Side, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    target: Bitboard,
+    visitor: &mut V,
+) {
+    for from in pos.colored(S::US, PieceType::Pawn) & b.pinned {
+        let line = attacks::line(b.ksq, from);
+        pawn_moves::<S, V>(
+            Bitboard::from(from),
+            b.occ,
+            b.theirs,
+            target & line,
+            visitor,
+        );
+    }
+}
+
+/// The squares whose contents decide the moves of `pawns` ([`pawn_moves`]): their own,
+/// those they push to (one or two) and those they capture on.
+#[inline(always)]
+fn pawn_watch<S: Side>(pawns: Bitboard) -> Bitboard {
+    let up = S::UP;
+    let single = pawns.shift(up);
+    pawns
+        | single
+        | (single & S::DOUBLE_PUSH_RANK).shift(up)
+        | (pawns & !Bitboard::FILE_A).shift(up - 1)
+        | (pawns & !Bitboard::FILE_H).shift(up + 1)
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, landing only on `allowed`
@@ -384,31 +445,46 @@ fn en_passant<S: Side, L: Sliders, V: Visitor>(
 /// Castling, standard and Chess960, when not in check: the squares between king and rook
 /// and their targets must be empty (but for the two of them), and no square the king
 /// stands on, crosses or reaches may be attacked once king and rook have left their
-/// squares. The masks come from [`crate::board::CastlePath`], worked out when the right
-/// was granted. (The king's own square still needs the slider test: lifting the rook
-/// may open the back rank to it, as on `8/8/k7/8/8/8/8/rRK5 w B -`, where the king stays
-/// on c1.)
+/// squares (the king's own square too: lifting the rook may open the back rank to it, as
+/// on `8/8/k7/8/8/8/8/rRK5 w B -`, where the king stays on c1). The masks come from
+/// [`crate::board::CastlePath`], worked out when the right was granted.
 #[inline(always)]
 fn castling<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+    // Written out for each side rather than looped over `CastleSide::ALL`, which the
+    // compiler kept as a loop.
+    castle::<S, L, V>(pos, b, CastleSide::King, visitor);
+    castle::<S, L, V>(pos, b, CastleSide::Queen, visitor);
+}
+
+/// Castling on `side`, if the right is held and [`castling`]'s conditions are met.
+#[inline(always)]
+fn castle<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    side: CastleSide,
+    visitor: &mut V,
+) {
     let us = S::US;
-    for side in CastleSide::ALL {
-        if !pos.castling().has(us, side) {
-            continue;
-        }
-        let path = pos.castling().path(us, side);
-        if (path.empty & b.occ).any() {
-            continue;
-        }
-        if (path.king & leaper_attacks::<S>(pos)).any() {
-            continue;
-        }
+    if !pos.castling().has(us, side) {
+        return;
+    }
+    let path = pos.castling().path(us, side);
+    if (path.empty & b.occ).any() {
+        return;
+    }
+    // Attack sets, not square by square: the leapers', then those of the sliders that
+    // could reach the king's squares, with king and rook lifted off.
+    let mut covered = leaper_attacks::<S>(pos);
+    if (path.king & covered).is_empty() {
         let occ = b.occ ^ path.movers;
-        let mut crossed = path.king;
-        if Iterator::any(&mut crossed, |sq| {
-            slider_attacked::<L>(sq, occ, b.their_rq, b.their_bq)
-        }) {
-            continue;
+        for sq in b.their_bq & path.bishop_reach {
+            covered |= L::bishop(sq, occ);
         }
+        for sq in b.their_rq & path.rook_reach {
+            covered |= L::rook(sq, occ);
+        }
+    }
+    if (path.king & covered).is_empty() {
         visitor.single(Move::castling(b.ksq, pos.castling().rook(us, side)));
     }
 }

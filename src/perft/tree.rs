@@ -2,7 +2,9 @@
 //!
 //! - Nodes two plies above the leaves ("frontier" nodes) make each move as the generator
 //!   hands it over (no move list), on the bitboards of a copy only (`make_lite`), and
-//!   count the replies by popcount ([`Counter`]): the last ply is never made.
+//!   count the replies by popcount: the last ply is never made. The replies of pieces
+//!   and pawns the move leaves alone are counted once per frontier node
+//!   ([`PieceCount`]).
 //! - The side to move is a type ([`Side`]); the generator itself specialises on whether
 //!   the side to move is in check.
 //! - The walk is compiled three times: for any x86-64 with magic sliders, and with
@@ -18,7 +20,9 @@
 use super::hash::Run;
 use crate::attacks::{self, Magics, Sliders};
 use crate::board::{Color, Move, Position};
-use crate::movegen::{Black, Counter, MoveList, Side, Visitor, White, count_legal, generate_with};
+use crate::movegen::{
+    Black, MoveList, PieceCount, Side, Visitor, White, count_legal, generate_with,
+};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -80,20 +84,14 @@ pub(crate) fn modern_cpu() -> bool {
     false
 }
 
-/// The number of legal moves of `S`, by popcount.
-#[inline(always)]
-fn leaves<S: Side, L: Sliders>(pos: &Position) -> u64 {
-    let mut counter = Counter(0);
-    generate_with::<S, L, _>(pos, &mut counter);
-    counter.0
-}
-
 /// A frontier node (depth 2): each move made as the generator hands it over (on the
-/// bitboards of a copy, no move list), the replies counted.
+/// bitboards of a copy, no move list), the replies counted (what the move leaves alone
+/// counted once for all moves).
 #[inline(always)]
 fn frontier<S: Side, L: Sliders>(pos: &Position) -> u64 {
     let mut visitor = Frontier::<S, L> {
         child: pos.clone(),
+        replies: PieceCount::new::<S::Them, L>(pos),
         nodes: 0,
         side: PhantomData,
     };
@@ -104,6 +102,8 @@ fn frontier<S: Side, L: Sliders>(pos: &Position) -> u64 {
 /// The visitor of a frontier node: makes each move on `child` and counts the replies.
 struct Frontier<S, L> {
     child: Position,
+    /// The replies' piece moves, counted once for all the children.
+    replies: PieceCount,
     nodes: u64,
     side: PhantomData<(S, L)>,
 }
@@ -112,8 +112,8 @@ impl<S: Side, L: Sliders> Frontier<S, L> {
     #[inline(always)]
     fn count(&mut self, mv: Move) {
         let undo = self.child.make_lite(mv);
-        self.nodes += leaves::<S::Them, L>(&self.child);
-        self.child.unmake_lite(&undo);
+        self.nodes += self.replies.count::<S::Them, L>(&self.child);
+        self.child.unmake_lite(mv, &undo);
     }
 }
 
