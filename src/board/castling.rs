@@ -27,6 +27,11 @@ pub struct CastlePath {
     pub king: Bitboard,
     /// The king's and the rook's squares (off the board while testing attacks).
     pub movers: Bitboard,
+    /// Squares from which a rook could attack a square of `king` on an empty board: the
+    /// only enemy rooks and queens that can stop this castling.
+    pub rook_reach: Bitboard,
+    /// Squares from which a bishop could attack a square of `king` on an empty board.
+    pub bishop_reach: Bitboard,
 }
 
 impl CastlePath {
@@ -37,10 +42,18 @@ impl CastlePath {
         let movers = Bitboard::from(king) | Bitboard::from(rook);
         let king_path = attacks::between(king, king_to) | Bitboard::from(king_to);
         let rook_path = attacks::between(rook, rook_to) | Bitboard::from(rook_to);
+        let king_squares = king_path | Bitboard::from(king);
+        let (mut rook_reach, mut bishop_reach) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for sq in king_squares {
+            rook_reach |= attacks::rook_rays(sq);
+            bishop_reach |= attacks::bishop_rays(sq);
+        }
         Self {
             empty: (king_path | rook_path) & !movers,
-            king: king_path | Bitboard::from(king),
+            king: king_squares,
             movers,
+            rook_reach,
+            bishop_reach,
         }
     }
 }

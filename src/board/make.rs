@@ -21,11 +21,10 @@ impl Undo {
     }
 }
 
-/// What [`Position::unmake_lite`] restores: bitboards, en passant square, castling rights.
+/// What [`Position::unmake_lite`] restores besides the bitboards (which it toggles back):
+/// the en passant square and the castling rights.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LiteUndo {
-    by_type: [Bitboard; 6],
-    by_color: [Bitboard; 2],
     ep: Option<Square>,
     castling: u8,
 }
@@ -196,17 +195,42 @@ impl Position {
     #[must_use = "unmake_lite needs the LiteUndo: the position is half-updated until then"]
     pub(crate) fn make_lite(&mut self, mv: Move) -> LiteUndo {
         let undo = LiteUndo {
-            by_type: self.by_type,
-            by_color: self.by_color,
             ep: self.ep,
             castling: self.castling.bits(),
         };
+        self.toggle_lite(mv);
+        self.ep = None;
+        let (from, to) = (mv.from(), mv.to());
+        if mv.kind() == MoveKind::Normal
+            && from.index() ^ to.index() == 16
+            && self.piece_on(from).kind() == PieceType::Pawn
+        {
+            let us = self.side;
+            let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+            if (attacks::pawn(us, ep) & self.colored(us.flip(), PieceType::Pawn)).any() {
+                self.ep = Some(ep);
+            }
+        }
+        self.castling.update(from, to);
+        undo
+    }
+
+    /// Takes back [`make_lite`](Self::make_lite) of `mv` with the record it returned.
+    #[inline(always)]
+    pub(crate) fn unmake_lite(&mut self, mv: Move, undo: &LiteUndo) {
+        self.toggle_lite(mv);
+        self.ep = undo.ep;
+        self.castling.restore(undo.castling);
+    }
+
+    /// Toggles the squares `mv` changes in the bitboards, reading the pieces from the
+    /// square array (which `make_lite` leaves as it was): done twice, it changes nothing.
+    #[inline(always)]
+    fn toggle_lite(&mut self, mv: Move) {
         let us = self.side;
         let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
         let (from_bb, to_bb) = (Bitboard::from(from), Bitboard::from(to));
-        let piece = self.piece_on(from);
-        self.ep = None;
         match mv.kind() {
             MoveKind::Normal => {
                 let captured = self.piece_on(to);
@@ -214,14 +238,8 @@ impl Position {
                     self.by_type[captured.kind().index()] ^= to_bb;
                     self.by_color[them.index()] ^= to_bb;
                 }
-                self.by_type[piece.kind().index()] ^= from_bb | to_bb;
+                self.by_type[self.piece_on(from).kind().index()] ^= from_bb | to_bb;
                 self.by_color[us.index()] ^= from_bb | to_bb;
-                if piece.kind() == PieceType::Pawn && from.index() ^ to.index() == 16 {
-                    let ep = Square::new(((from.index() + to.index()) / 2) as u8);
-                    if (attacks::pawn(us, ep) & self.colored(them, PieceType::Pawn)).any() {
-                        self.ep = Some(ep);
-                    }
-                }
             }
             MoveKind::Promotion => {
                 let captured = self.piece_on(to);
@@ -249,17 +267,6 @@ impl Position {
                 self.by_color[us.index()] ^= king ^ rook;
             }
         }
-        self.castling.update(from, to);
-        undo
-    }
-
-    /// Takes back [`make_lite`](Self::make_lite) with the record it returned.
-    #[inline(always)]
-    pub(crate) fn unmake_lite(&mut self, undo: &LiteUndo) {
-        self.by_type = undo.by_type;
-        self.by_color = undo.by_color;
-        self.ep = undo.ep;
-        self.castling.restore(undo.castling);
     }
 
     /// Passes the turn (for null-move search); the side to move must not be in check.

@@ -34,7 +34,7 @@ fn check_restores(fen: &str) {
             lite_fields(&pos),
             "make_lite of {mv:?} in {fen}"
         );
-        pos.unmake_lite(&lite);
+        pos.unmake_lite(mv, &lite);
         assert_eq!(pos, before, "unmake_lite of {mv:?} in {fen}");
     }
 }

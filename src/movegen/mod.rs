@@ -8,16 +8,18 @@
 mod list;
 #[cfg(test)]
 mod make_tests;
+mod near;
 mod notation;
 mod side;
 mod tactical;
 
 pub use list::{MAX_MOVES, MoveList};
+pub(crate) use near::PieceCount;
 pub use notation::{MoveError, parse_move, play_moves};
 pub use side::{Black, Side, White};
 pub use tactical::tactical_moves;
 
-use crate::attacks;
+use crate::attacks::{self, Chosen, Sliders};
 use crate::board::{Bitboard, CastleSide, Color, Move, PieceType, Position, Square};
 
 /// Receives the legal moves in groups, as the generator finds them.
@@ -122,12 +124,26 @@ pub fn generate_all<V: Visitor>(pos: &Position, visitor: &mut V) {
 /// Feeds every legal move of `S` (who must be to move) to `visitor`.
 #[inline(always)]
 pub fn generate<S: Side, V: Visitor>(pos: &Position, visitor: &mut V) {
-    let b = Snapshot::new::<S>(pos);
-    king_moves::<S, V>(pos, &b, visitor);
+    generate_with::<S, Chosen, V>(pos, visitor);
+}
+
+/// [`generate`] with the slider look-up `L` fixed at compile time (the perft walk's).
+#[inline(always)]
+pub(crate) fn generate_with<S: Side, L: Sliders, V: Visitor>(pos: &Position, visitor: &mut V) {
+    generate_from::<S, L, V>(pos, &Snapshot::new::<S>(pos), visitor);
+}
+
+/// [`generate_with`] from the snapshot `b` of `pos`.
+#[inline(always)]
+fn generate_from<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+    king_moves::<S, L, V>(pos, b, visitor);
     if b.checkers.is_empty() {
-        piece_moves::<S, V, false>(pos, &b, visitor);
+        piece_moves::<S, L, V, false>(pos, b, visitor);
+        if pos.castling().any(S::US) {
+            castling::<S, L, V>(pos, b, visitor);
+        }
     } else if !b.checkers.more_than_one() {
-        piece_moves::<S, V, true>(pos, &b, visitor);
+        piece_moves::<S, L, V, true>(pos, b, visitor);
     }
 }
 
@@ -188,12 +204,48 @@ impl Snapshot {
 
 /// King moves: every target the enemy does not attack once the king has left.
 #[inline(always)]
-fn king_moves<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+fn king_moves<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
     let candidates = attacks::king(b.ksq) & !b.ours;
     if candidates.is_empty() {
         return;
     }
-    // Pawn, knight and king attacks as sets first; sliders square by square.
+    // Pawn, knight and king attacks as sets first. Sliders: with at most one enemy
+    // slider (endgames) its attack set, one look-up; with more, the attack sets of those
+    // that could reach a square next to the king (the king lifted off), if any square
+    // is left to rule out. (The loop alone costs endgames mispredicted branches.)
+    let leapers = leaper_attacks::<S>(pos);
+    let occ = b.occ ^ Bitboard::from(b.ksq);
+    let sliders = b.their_rq | b.their_bq;
+    let targets = if !sliders.more_than_one() {
+        let mut covered = leapers;
+        if sliders.any() {
+            let sq = sliders.lsb();
+            if b.their_bq.has(sq) {
+                covered |= L::bishop(sq, occ);
+            }
+            if b.their_rq.has(sq) {
+                covered |= L::rook(sq, occ);
+            }
+        }
+        candidates & !covered
+    } else {
+        let mut covered = leapers;
+        if (candidates & !covered).any() {
+            for sq in b.their_bq & attacks::bishop_rays_near(b.ksq) {
+                covered |= L::bishop(sq, occ);
+            }
+            for sq in b.their_rq & attacks::rook_rays_near(b.ksq) {
+                covered |= L::rook(sq, occ);
+            }
+        }
+        candidates & !covered
+    };
+    visitor.piece(b.ksq, targets);
+}
+
+/// The squares the enemy of `S` attacks with pawns, knights and king.
+#[inline(always)]
+fn leaper_attacks<S: Side>(pos: &Position) -> Bitboard {
     let them = S::THEM;
     let their_pawns = pos.colored(them, PieceType::Pawn);
     let mut covered = (their_pawns & !Bitboard::FILE_A).shift(-S::UP - 1)
@@ -202,103 +254,132 @@ fn king_moves<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V
     for knight in pos.colored(them, PieceType::Knight) {
         covered |= attacks::knight(knight);
     }
-    let occ = b.occ ^ Bitboard::from(b.ksq);
-    let mut targets = Bitboard::EMPTY;
-    for to in candidates & !covered {
-        if !slider_attacked(to, occ, b.their_rq, b.their_bq) {
-            targets |= Bitboard::from(to);
-        }
-    }
-    visitor.piece(b.ksq, targets);
+    covered
 }
 
 /// Moves of every piece but the king, with `CHECK` telling whether we are in (single)
-/// check: then only captures of the checker and blocks count, and pinned pieces and
-/// castling are out.
+/// check: then only captures of the checker and blocks count, and pinned pieces are out.
+/// Castling is generated apart ([`castling`]).
 #[inline(always)]
-fn piece_moves<S: Side, V: Visitor, const CHECK: bool>(
+fn piece_moves<S: Side, L: Sliders, V: Visitor, const CHECK: bool>(
     pos: &Position,
     b: &Snapshot,
     visitor: &mut V,
 ) {
-    let us = S::US;
-    let ksq = b.ksq;
-    let occ = b.occ;
-    let pinned = b.pinned;
     // Destinations: not our own and, in check, capturing or blocking the checker (whose
     // path to the king is empty and never holds one of ours).
     let target = if CHECK {
-        attacks::between(ksq, b.checkers.lsb()) | b.checkers
+        attacks::between(b.ksq, b.checkers.lsb()) | b.checkers
     } else {
         !b.ours
     };
-
-    // Knights: a pinned knight never moves.
-    for from in pos.colored(us, PieceType::Knight) & !pinned {
-        visitor.piece(from, attacks::knight(from) & target);
-    }
-    // Sliders: queens move as a bishop and as a rook. A pinned one stays on the line
-    // through its king, which it can never do while in check.
-    let queens = pos.colored(us, PieceType::Queen);
-    let diagonal = pos.colored(us, PieceType::Bishop) | queens;
-    let orthogonal = pos.colored(us, PieceType::Rook) | queens;
-    for from in diagonal & !pinned {
-        visitor.piece(from, attacks::bishop(from, occ) & target);
-    }
-    for from in orthogonal & !pinned {
-        visitor.piece(from, attacks::rook(from, occ) & target);
-    }
+    let mut moves = Targets { visitor, target };
+    unpinned_pieces::<S, L, _>(pos, b, &mut moves);
+    let visitor = moves.visitor;
     if !CHECK {
-        for from in diagonal & pinned {
-            let line = attacks::line(ksq, from);
-            visitor.piece(from, attacks::bishop(from, occ) & target & line);
-        }
-        for from in orthogonal & pinned {
-            let line = attacks::line(ksq, from);
-            visitor.piece(from, attacks::rook(from, occ) & target & line);
-        }
+        pinned_sliders::<S, L, V>(pos, b, target, visitor);
     }
-
-    // Pawns: the unpinned ones as a set, each pinned one along its pin line.
-    let pawns = pos.colored(us, PieceType::Pawn);
-    pawn_moves::<S, V>(pawns & !pinned, occ, b.theirs, target, visitor);
+    let pawns = pos.colored(S::US, PieceType::Pawn);
+    pawn_moves::<S, V>(pawns & !b.pinned, b.occ, b.theirs, target, visitor);
     if !CHECK {
-        for from in pawns & pinned {
-            let line = attacks::line(ksq, from);
-            pawn_moves::<S, V>(Bitboard::from(from), occ, b.theirs, target & line, visitor);
-        }
+        pinned_pawns::<S, V>(pos, b, target, visitor);
     }
-
     if let Some(ep) = pos.en_passant() {
-        en_passant::<S, V>(pos, ep, ksq, visitor);
-    }
-    if !CHECK && pos.castling().any(us) {
-        castling::<S, V>(pos, b, visitor);
+        en_passant::<S, L, V>(pos, ep, b.ksq, visitor);
     }
 }
 
-/// Whether an enemy rook, bishop or queen attacks `sq` through `occ`; the empty-board
-/// rays skip the look-up when no such slider is even on a line with `sq`.
-#[inline(always)]
-fn slider_attacked(sq: Square, occ: Bitboard, their_rq: Bitboard, their_bq: Bitboard) -> bool {
-    ((attacks::rook_rays(sq) & their_rq).any() && (attacks::rook(sq, occ) & their_rq).any())
-        || ((attacks::bishop_rays(sq) & their_bq).any()
-            && (attacks::bishop(sq, occ) & their_bq).any())
+/// Receives each unpinned piece's attack set from [`unpinned_pieces`].
+trait Attacks {
+    /// The piece on `from` (a bishop, rook or queen if `slider`, else a knight) attacks
+    /// `attacks` (own pieces included).
+    fn attacks(&mut self, from: Square, attacks: Bitboard, slider: bool);
 }
 
-/// Whether `sq` is attacked by the enemy of `S` with `occ` as the occupancy.
+/// Hands a visitor the attacks that land on `target`, as moves.
+struct Targets<'a, V> {
+    visitor: &'a mut V,
+    target: Bitboard,
+}
+
+impl<V: Visitor> Attacks for Targets<'_, V> {
+    #[inline(always)]
+    fn attacks(&mut self, from: Square, attacks: Bitboard, _slider: bool) {
+        self.visitor.piece(from, attacks & self.target);
+    }
+}
+
+/// Each unpinned knight, bishop, rook and queen with the squares it attacks (a queen
+/// twice: as a bishop, then as a rook). A pinned knight never moves; pinned sliders are
+/// left to [`pinned_sliders`].
 #[inline(always)]
-fn attacked<S: Side>(pos: &Position, sq: Square, occ: Bitboard) -> bool {
-    let them = S::THEM;
-    let theirs = pos.color(them);
-    let rq = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
-    let bq = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen);
-    ((attacks::pawn(S::US, sq) & pos.pieces(PieceType::Pawn))
-        | (attacks::knight(sq) & pos.pieces(PieceType::Knight))
-        | (attacks::king(sq) & pos.pieces(PieceType::King)))
-        & theirs
-        != Bitboard::EMPTY
-        || slider_attacked(sq, occ, rq & theirs, bq & theirs)
+fn unpinned_pieces<S: Side, L: Sliders, A: Attacks>(pos: &Position, b: &Snapshot, each: &mut A) {
+    let us = S::US;
+    for from in pos.colored(us, PieceType::Knight) & !b.pinned {
+        each.attacks(from, attacks::knight(from), false);
+    }
+    let queens = pos.colored(us, PieceType::Queen);
+    for from in (pos.colored(us, PieceType::Bishop) | queens) & !b.pinned {
+        each.attacks(from, L::bishop(from, b.occ), true);
+    }
+    for from in (pos.colored(us, PieceType::Rook) | queens) & !b.pinned {
+        each.attacks(from, L::rook(from, b.occ), true);
+    }
+}
+
+/// Moves of the pinned bishops, rooks and queens (never while in check): along the line
+/// through their king, landing on `target`.
+#[inline(always)]
+fn pinned_sliders<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    target: Bitboard,
+    visitor: &mut V,
+) {
+    let us = S::US;
+    let queens = pos.colored(us, PieceType::Queen);
+    for from in (pos.colored(us, PieceType::Bishop) | queens) & b.pinned {
+        let line = attacks::line(b.ksq, from);
+        visitor.piece(from, L::bishop(from, b.occ) & target & line);
+    }
+    for from in (pos.colored(us, PieceType::Rook) | queens) & b.pinned {
+        let line = attacks::line(b.ksq, from);
+        visitor.piece(from, L::rook(from, b.occ) & target & line);
+    }
+}
+
+/// Moves of the pinned pawns (never while in check), each along its pin line, landing on
+/// `target`.
+#[inline(always)]
+fn pinned_pawns<S: Side, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    target: Bitboard,
+    visitor: &mut V,
+) {
+    for from in pos.colored(S::US, PieceType::Pawn) & b.pinned {
+        let line = attacks::line(b.ksq, from);
+        pawn_moves::<S, V>(
+            Bitboard::from(from),
+            b.occ,
+            b.theirs,
+            target & line,
+            visitor,
+        );
+    }
+}
+
+/// The squares whose contents decide the moves of `pawns` ([`pawn_moves`]): their own,
+/// those they push to (one or two) and those they capture on.
+#[inline(always)]
+fn pawn_watch<S: Side>(pawns: Bitboard) -> Bitboard {
+    let up = S::UP;
+    let single = pawns.shift(up);
+    pawns
+        | single
+        | (single & S::DOUBLE_PUSH_RANK).shift(up)
+        | (pawns & !Bitboard::FILE_A).shift(up - 1)
+        | (pawns & !Bitboard::FILE_H).shift(up + 1)
 }
 
 /// Pushes, double pushes, captures and promotions of `pawns`, landing only on `allowed`
@@ -335,7 +416,12 @@ fn pawn_moves<S: Side, V: Visitor>(
 /// this covers the pin along the rank of both pawns, the diagonal pin, and the capture
 /// of a checking pawn (seed 000: check and pin masks alone would wrongly drop it).
 #[inline(never)]
-fn en_passant<S: Side, V: Visitor>(pos: &Position, ep: Square, ksq: Square, visitor: &mut V) {
+fn en_passant<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    ep: Square,
+    ksq: Square,
+    visitor: &mut V,
+) {
     let us = S::US;
     let them = S::THEM;
     let captured = ep.offset(-S::UP);
@@ -345,8 +431,8 @@ fn en_passant<S: Side, V: Visitor>(pos: &Position, ep: Square, ksq: Square, visi
             pos.occupied() ^ Bitboard::from(from) ^ Bitboard::from(captured) ^ Bitboard::from(ep);
         let rq = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Queen);
         let bq = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Queen);
-        let attackers = ((attacks::rook(ksq, occ) & rq)
-            | (attacks::bishop(ksq, occ) & bq)
+        let attackers = ((L::rook(ksq, occ) & rq)
+            | (L::bishop(ksq, occ) & bq)
             | (attacks::knight(ksq) & pos.pieces(PieceType::Knight))
             | (attacks::pawn(us, ksq) & pos.pieces(PieceType::Pawn) & !Bitboard::from(captured)))
             & theirs;
@@ -356,26 +442,49 @@ fn en_passant<S: Side, V: Visitor>(pos: &Position, ep: Square, ksq: Square, visi
     }
 }
 
-/// Castling, standard and Chess960: the squares between king and rook and their targets
-/// must be empty (but for the two of them), and no square the king stands on, crosses
-/// or reaches may be attacked once king and rook have left their squares. The masks
-/// come from [`crate::board::CastlePath`], worked out when the right was granted.
+/// Castling, standard and Chess960, when not in check: the squares between king and rook
+/// and their targets must be empty (but for the two of them), and no square the king
+/// stands on, crosses or reaches may be attacked once king and rook have left their
+/// squares (the king's own square too: lifting the rook may open the back rank to it, as
+/// on `8/8/k7/8/8/8/8/rRK5 w B -`, where the king stays on c1). The masks come from
+/// [`crate::board::CastlePath`], worked out when the right was granted.
 #[inline(always)]
-fn castling<S: Side, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+fn castling<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+    // Written out for each side rather than looped over `CastleSide::ALL`, which the
+    // compiler kept as a loop.
+    castle::<S, L, V>(pos, b, CastleSide::King, visitor);
+    castle::<S, L, V>(pos, b, CastleSide::Queen, visitor);
+}
+
+/// Castling on `side`, if the right is held and [`castling`]'s conditions are met.
+#[inline(always)]
+fn castle<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    side: CastleSide,
+    visitor: &mut V,
+) {
     let us = S::US;
-    for side in CastleSide::ALL {
-        if !pos.castling().has(us, side) {
-            continue;
-        }
-        let path = pos.castling().path(us, side);
-        if (path.empty & b.occ).any() {
-            continue;
-        }
+    if !pos.castling().has(us, side) {
+        return;
+    }
+    let path = pos.castling().path(us, side);
+    if (path.empty & b.occ).any() {
+        return;
+    }
+    // Attack sets, not square by square: the leapers', then those of the sliders that
+    // could reach the king's squares, with king and rook lifted off.
+    let mut covered = leaper_attacks::<S>(pos);
+    if (path.king & covered).is_empty() {
         let occ = b.occ ^ path.movers;
-        let mut king_squares = path.king;
-        if Iterator::any(&mut king_squares, |sq| attacked::<S>(pos, sq, occ)) {
-            continue;
+        for sq in b.their_bq & path.bishop_reach {
+            covered |= L::bishop(sq, occ);
         }
+        for sq in b.their_rq & path.rook_reach {
+            covered |= L::rook(sq, occ);
+        }
+    }
+    if (path.king & covered).is_empty() {
         visitor.single(Move::castling(b.ksq, pos.castling().rook(us, side)));
     }
 }

@@ -2,21 +2,27 @@
 //!
 //! - Nodes two plies above the leaves ("frontier" nodes) make each move as the generator
 //!   hands it over (no move list), on the bitboards of a copy only (`make_lite`), and
-//!   count the replies by popcount ([`Counter`]): the last ply is never made.
+//!   count the replies by popcount: the last ply is never made. The replies of pieces
+//!   and pawns the move leaves alone are counted once per frontier node
+//!   ([`PieceCount`]).
 //! - The side to move is a type ([`Side`]); the generator itself specialises on whether
 //!   the side to move is in check.
-//! - The walk is compiled twice: once for any x86-64 and once with POPCNT, BMI1/2 and
-//!   LZCNT enabled, chosen at run time ([`modern_cpu`]). The default build thus runs
-//!   everywhere and is still fast where the CPU allows (`target-cpu=native` makes both
-//!   copies the same).
+//! - The walk is compiled three times: for any x86-64 with magic sliders, and with
+//!   POPCNT, BMI1/2 and LZCNT enabled ([`modern_cpu`]) with magic or PEXT sliders (the
+//!   slider look-up is a type, [`Sliders`], so the inner loop never asks which one to
+//!   use); the copy is chosen at run time. The default build thus runs everywhere and is
+//!   still fast where the CPU allows.
 //! - Interior nodes of depth 2 and more are looked up in and stored to the optional
 //!   [`Run`] of the hash table, and from depth 3 up they give up early once `stop` is set.
 //! - Counts are `u64` in subtrees of at most [`NARROW_DEPTH`] plies, where they provably
 //!   fit, and `u128` above (`wide` nodes), so no count wraps at any depth.
 
 use super::hash::Run;
+use crate::attacks::{self, Magics, Sliders};
 use crate::board::{Color, Move, Position};
-use crate::movegen::{Black, Counter, MoveList, Side, Visitor, White, count_legal, generate};
+use crate::movegen::{
+    Black, MoveList, PieceCount, Side, Visitor, White, count_legal, generate_with,
+};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -50,6 +56,11 @@ pub(crate) fn count(pos: &mut Position, depth: u32, ctx: &Ctx) -> u128 {
         _ => {
             #[cfg(target_arch = "x86_64")]
             if modern_cpu() {
+                if attacks::uses_pext() {
+                    // SAFETY: the CPU has every feature `pext` was compiled for, and PEXT
+                    // look-ups were chosen for it.
+                    return unsafe { pext::root(pos, depth, ctx) };
+                }
                 // SAFETY: the CPU has every feature `modern` was compiled for.
                 return unsafe { modern::root(pos, depth, ctx) };
             }
@@ -73,55 +84,55 @@ pub(crate) fn modern_cpu() -> bool {
     false
 }
 
-/// The number of legal moves of `S`, by popcount.
-#[inline(always)]
-fn leaves<S: Side>(pos: &Position) -> u64 {
-    let mut counter = Counter(0);
-    generate::<S, _>(pos, &mut counter);
-    counter.0
-}
-
 /// A frontier node (depth 2): each move made as the generator hands it over (on the
-/// bitboards of a copy, no move list), the replies counted.
+/// bitboards of a copy, no move list), the replies counted (what the move leaves alone
+/// counted once for all moves).
 #[inline(always)]
-fn frontier<S: Side>(pos: &Position) -> u64 {
-    let mut visitor = Frontier::<S> {
+fn frontier<S: Side, L: Sliders>(pos: &Position) -> u64 {
+    let mut visitor = Frontier::<S, L> {
         child: pos.clone(),
+        replies: PieceCount::new::<S::Them, L>(pos),
         nodes: 0,
         side: PhantomData,
     };
-    generate::<S, _>(pos, &mut visitor);
+    generate_with::<S, L, _>(pos, &mut visitor);
     visitor.nodes
 }
 
 /// The visitor of a frontier node: makes each move on `child` and counts the replies.
-struct Frontier<S> {
+struct Frontier<S, L> {
     child: Position,
+    /// The replies' piece moves, counted once for all the children.
+    replies: PieceCount,
     nodes: u64,
-    side: PhantomData<S>,
+    side: PhantomData<(S, L)>,
 }
 
-impl<S: Side> Frontier<S> {
+impl<S: Side, L: Sliders> Frontier<S, L> {
     #[inline(always)]
     fn count(&mut self, mv: Move) {
         let undo = self.child.make_lite(mv);
-        self.nodes += leaves::<S::Them>(&self.child);
-        self.child.unmake_lite(&undo);
+        self.nodes += self.replies.count::<S::Them, L>(&self.child);
+        self.child.unmake_lite(mv, &undo);
     }
 }
 
-impl<S: Side> Visitor for Frontier<S> {
+impl<S: Side, L: Sliders> Visitor for Frontier<S, L> {
     #[inline(always)]
     fn single(&mut self, mv: Move) {
         self.count(mv);
     }
 }
 
-/// One copy of the recursive walk; `$feature` lists the CPU features it is compiled for.
+/// One copy of the recursive walk: `$sliders` is its slider look-up, `$feature` lists the
+/// CPU features it is compiled for.
 macro_rules! walk {
-    ($name:ident $(, $feature:literal)?) => {
+    ($name:ident, $sliders:ty $(, $feature:literal)?) => {
         pub(crate) mod $name {
             use super::*;
+
+            /// This copy's slider look-up.
+            type L = $sliders;
 
             /// The walk from a root of `depth >= 2`, whichever side is to move.
             $(#[target_feature(enable = $feature)])?
@@ -150,7 +161,7 @@ macro_rules! walk {
                     return 0;
                 }
                 let mut moves = MoveList::new();
-                generate::<S, _>(pos, &mut moves);
+                generate_with::<S, L, _>(pos, &mut moves);
                 let mut nodes = 0;
                 for &mv in moves.iter() {
                     let undo = pos.make(mv);
@@ -175,13 +186,13 @@ macro_rules! walk {
                     return nodes;
                 }
                 let nodes = if depth == 2 {
-                    frontier::<S>(pos)
+                    frontier::<S, L>(pos)
                 } else {
                     if ctx.stop.load(Ordering::Relaxed) {
                         return 0;
                     }
                     let mut moves = MoveList::new();
-                    generate::<S, _>(pos, &mut moves);
+                    generate_with::<S, L, _>(pos, &mut moves);
                     let mut nodes = 0;
                     for &mv in moves.iter() {
                         let undo = pos.make(mv);
@@ -200,6 +211,8 @@ macro_rules! walk {
     };
 }
 
-walk!(baseline);
+walk!(baseline, Magics);
 #[cfg(target_arch = "x86_64")]
-walk!(modern, "popcnt,bmi1,bmi2,lzcnt");
+walk!(modern, Magics, "popcnt,bmi1,bmi2,lzcnt");
+#[cfg(target_arch = "x86_64")]
+walk!(pext, attacks::Pext, "popcnt,bmi1,bmi2,lzcnt");

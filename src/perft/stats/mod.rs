@@ -296,7 +296,7 @@ fn mates<S: Side>(pos: &mut Position, mv: Move) -> bool {
     let undo = pos.make_lite(mv);
     let mut replies = Counter(0);
     generate::<S::Them, _>(pos, &mut replies);
-    pos.unmake_lite(&undo);
+    pos.unmake_lite(mv, &undo);
     replies.0 == 0
 }
 
