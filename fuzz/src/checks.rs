@@ -521,7 +521,7 @@ const MERGE_WORK: u128 = 2_000;
 /// choose the result lines the merger gets: all of them in order or not, some left out,
 /// some twice, some spelled otherwise (move counters, blanks around fields, upper-case
 /// digests, CRLF), blank lines, and results of two other splits of the same position
-/// (the same cut one ply deeper; one ply less deep). The merge gives a total exactly
+/// (the same cut with one more ply to count below it; the cut one ply higher). The merge gives a total exactly
 /// when the lines are one whole split, each of its units once and nothing else (the
 /// merger follows the first line's split and refuses any other): for this split that
 /// total is the position's perft; for another one (its lines count 0) it is 0.
