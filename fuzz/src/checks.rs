@@ -7,7 +7,7 @@ use crate::reference::{Board, RefMove};
 use rookling::board::{Color, Position};
 use rookling::movegen::{count_legal, legal_moves, parse_move, tactical_moves};
 use rookling::perft::epd::parse_epd;
-use rookling::perft::units::{Merger, Origin, Unit, UnitResult, split};
+use rookling::perft::units::{Merger, Origin, Split, Unit, UnitResult, split};
 use rookling::perft::{PerftOptions, divide, divide_with, perft};
 use rookling::uci::command::Start;
 use rookling::uci::{Command, Engine, parse};
@@ -508,19 +508,45 @@ pub fn units(data: &[u8]) {
     assert_eq!(merger.units(), accepted, "{text:?}");
 }
 
-/// `merge`: a split of a decoded position (depth 1 to 3, ply 0 to 2) is counted unit by
-/// unit; the bytes then choose the result lines the merger gets: all of them in order
-/// or not, some left out, some twice, some spelled otherwise (move counters, blanks
-/// around fields, upper-case digests, CRLF), blank lines, and results of another split
-/// of the same position. The merge gives a total exactly when every unit came once and
-/// nothing else did, and that total is the position's perft.
+/// The most leaves a `merge` split may cut the tree at: its units (at most this many)
+/// can then each be chosen by an input byte, and every input stays quick.
+const MERGE_UNITS: u128 = 32;
+
+/// The most positions the whole count of a `merge` input may visit above its last ply
+/// (perft's work: the last ply is counted, not made).
+const MERGE_WORK: u128 = 2_000;
+
+/// `merge`: a split of a decoded position (depth 1 to 4, ply 0 to 3, so transposed
+/// units with a multiplicity above 1 occur) is counted unit by unit; the bytes then
+/// choose the result lines the merger gets: all of them in order or not, some left out,
+/// some twice, some spelled otherwise (move counters, blanks around fields, upper-case
+/// digests, CRLF), blank lines, and results of two other splits of the same position
+/// (the same cut with one more ply to count below it; the cut one ply higher). The merge gives a total exactly
+/// when the lines are one whole split, each of its units once and nothing else (the
+/// merger follows the first line's split and refuses any other): for this split that
+/// total is the position's perft; for another one (its lines count 0) it is 0.
+///
+/// The depth and the ply asked for are lowered until the count visits at most
+/// [`MERGE_WORK`] positions and the cut has at most [`MERGE_UNITS`] leaves: a few
+/// thousand executions a second, each split small enough for every unit to be chosen.
 pub fn merge(data: &[u8]) {
     let Some((pos, rest)) = decode::start(data) else {
         return;
     };
     let (&shape, choices) = rest.split_first().unwrap_or((&0, &[]));
-    let depth = 1 + u32::from(shape % 3);
-    let ply = u32::from(shape / 3 % 3).min(depth);
+    // perfts[k] is the perft of depth k; each is computed only while the one before it
+    // (the positions its count visits above the last ply) is within the work limit.
+    let mut perfts = vec![1u128];
+    let wanted = 1 + usize::from(shape % 4);
+    while perfts.len() <= wanted && perfts[perfts.len() - 1] <= MERGE_WORK {
+        perfts.push(perft(&mut pos.clone(), perfts.len() as u32));
+    }
+    let depth = (perfts.len() - 1).min(wanted);
+    let mut ply = usize::from(shape >> 2 & 3).min(depth);
+    while perfts[ply] > MERGE_UNITS {
+        ply -= 1;
+    }
+    let (depth, ply) = (depth as u32, ply as u32);
     let fen = pos.to_fen();
     let units = split(&pos, depth, ply).unwrap_or_else(|e| panic!("{fen}: split: {e}"));
     if units.is_empty() {
@@ -533,16 +559,31 @@ pub fn merge(data: &[u8]) {
                 Unit::parse(&unit.line()).unwrap_or_else(|e| panic!("{fen}: unit: {e}"));
             assert_eq!(&parsed, unit, "{fen}: a unit line reads back");
             let nodes = perft(&mut at, unit.depth);
-            let result = UnitResult::new(parsed, nodes).expect("no overflow at depth 3");
+            let result = UnitResult::new(parsed, nodes).expect("no overflow at depth 4");
             result.line()
         })
         .collect();
-    // Another split of the same position (another ply, at most 2 deep: cheap): its
-    // lines (count 0, a multiple of any multiplicity) must never join this one.
-    let other_ply = if ply == 0 { 1 } else { ply - 1 };
-    let others = split(&pos, depth, other_ply).unwrap_or_default();
+    // Other splits of the same position (small: at most MERGE_UNITS units each), made
+    // only when a byte asks for their lines (count 0, a multiple of any multiplicity),
+    // which must never join this split. A byte picks one of the first 32 lines: a shape
+    // bit decides which split comes first, so every unit of either can be picked.
+    let others = if choices.iter().take(64).any(|b| b & 7 == 6) {
+        let deeper = split(&pos, depth + 1, ply).unwrap_or_default();
+        let higher = match ply {
+            0 => Vec::new(),
+            _ => split(&pos, depth, ply - 1).unwrap_or_default(),
+        };
+        let (first, second) = if shape & 0x10 == 0 {
+            (deeper, higher)
+        } else {
+            (higher, deeper)
+        };
+        first.into_iter().chain(second).collect()
+    } else {
+        Vec::new()
+    };
     let mut given = vec![0usize; units.len()];
-    let mut foreign = false;
+    let mut given_others = vec![0usize; others.len()];
     let mut lines = Vec::new();
     if shape & 0x80 != 0 {
         lines.extend(results.iter().cloned());
@@ -560,8 +601,9 @@ pub fn merge(data: &[u8]) {
                 given[i] += 1;
             }
             6 if !others.is_empty() => {
-                lines.push(format!("0;{}", others[i % others.len()].line()));
-                foreign = true;
+                let j = usize::from(b >> 3) % others.len();
+                lines.push(format!("0;{}", others[j].line()));
+                given_others[j] += 1;
             }
             _ => lines.push(["", "  ", "\t", "\r"][usize::from(b >> 3) % 4].to_string()),
         }
@@ -574,20 +616,53 @@ pub fn merge(data: &[u8]) {
         };
         merger.add(line, origin).is_ok()
     });
-    let exact = !foreign && given.iter().all(|&n| n == 1);
-    let odd: Vec<&String> = lines.iter().filter(|l| !results.contains(l)).collect();
-    let what = format!(
-        "{fen} depth {depth} ply {ply}: {} lines for {} units, given {given:?}, \
-         besides the exact results {odd:?}",
-        lines.len(),
-        units.len()
-    );
+    // How often each unit of each split came; the merge must give a total exactly when
+    // the lines are one whole split, each unit once. That is this split (its total is
+    // the perft) or, given alone, another one (its lines count 0): the merger cannot
+    // know which split was meant, only that one came whole.
+    let mut splits = vec![(units[0].split, given)];
+    for (unit, &n) in others.iter().zip(&given_others) {
+        match splits.iter_mut().find(|(split, _)| *split == unit.split) {
+            Some((_, times)) => times.push(n),
+            None => splits.push((unit.split, vec![n])),
+        }
+    }
+    let came: Vec<&(Split, Vec<usize>)> = splits
+        .iter()
+        .filter(|(_, times)| times.iter().any(|&n| n > 0))
+        .collect();
+    let whole = match came[..] {
+        [(split, times)] if times.iter().all(|&n| n == 1) => Some(*split),
+        _ => None,
+    };
+    // The case, described only when a property fails.
+    let what = || {
+        let odd: Vec<&String> = lines.iter().filter(|l| !results.contains(l)).collect();
+        let given: Vec<String> = splits
+            .iter()
+            .map(|(split, times)| format!("{split}: {times:?}"))
+            .collect();
+        format!(
+            "{fen} depth {depth} ply {ply}: {} lines for {} units, given {given:?}, \
+             besides the exact results {odd:?}",
+            lines.len(),
+            units.len()
+        )
+    };
     match merger.finish().ok().filter(|_| accepted) {
         Some(merged) => {
-            assert!(exact, "{what}: merged although not every unit came once");
-            assert_eq!(merged.total, perft(&mut pos.clone(), depth), "{what}");
+            let Some(split) = whole else {
+                panic!("{}: merged although no split came whole, once", what());
+            };
+            assert_eq!(merged.split, split, "{}", what());
+            let total = if split == units[0].split {
+                perfts[depth as usize]
+            } else {
+                0
+            };
+            assert_eq!(merged.total, total, "{}", what());
         }
-        None => assert!(!exact, "{what}: every unit once, refused"),
+        None => assert!(whole.is_none(), "{}: a whole split, refused", what()),
     }
 }
 

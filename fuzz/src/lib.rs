@@ -6,8 +6,11 @@ pub mod checks;
 pub mod decode;
 pub mod reference;
 
+/// A target's check: panics when a property fails for the input.
+pub type Check = fn(&[u8]);
+
 /// The targets, by name: the binary `src/bin/NAME.rs` and the corpus `corpus/NAME/`.
-pub const TARGETS: [(&str, fn(&[u8])); 8] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("fen", checks::fen),
     ("uci_line", checks::uci_line),
     ("uci_session", checks::uci_session),
