@@ -74,6 +74,21 @@ impl Table {
         unsafe { &(*self.memory.as_ptr().cast::<Bucket>().add(index)).0 }
     }
 
+    /// Asks the CPU to bring the bucket of `key` into its cache, so that a probe a
+    /// little later does not wait for memory; nothing is read or written.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        let bucket: *const [Entry; WAYS] = self.bucket(key);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint: it never faults and changes no memory.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(bucket.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
     /// The stored count of `key` at `depth` written with `generation`, if any.
     #[inline(always)]
     fn probe(&self, key: u64, depth: u32, generation: u64) -> Option<u64> {
@@ -164,6 +179,13 @@ impl Run {
             salt: splitmix64(n),
             generation: n & (GEN_MASK >> DEPTH_BITS),
         }
+    }
+
+    /// Brings the bucket of the position with Zobrist key `key` into the cache, ahead of
+    /// a [`probe`](Self::probe) or [`store`](Self::store).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        self.table.prefetch(key ^ self.salt);
     }
 
     /// The count stored for the position with Zobrist key `key` at `depth`, if any

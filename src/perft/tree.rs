@@ -45,6 +45,9 @@ pub(crate) const MOVE_BOUND: u64 = 15 * 27 + 8 + 2;
 /// `MOVE_BOUND^NARROW_DEPTH` leaves, which is below `2^64` (and the next power is not).
 pub(crate) const NARROW_DEPTH: u32 = 7;
 
+/// Children whose table buckets are fetched together before any of them is probed.
+const PREFETCH: usize = 16;
+
 const _: () = assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH).is_some());
 const _: () = assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH + 1).is_none());
 
@@ -193,17 +196,61 @@ macro_rules! walk {
                     }
                     let mut moves = MoveList::new();
                     generate_with::<S, L, _>(pos, &mut moves);
-                    let mut nodes = 0;
-                    for &mv in moves.iter() {
-                        let undo = pos.make(mv);
-                        nodes += node::<S::Them>(pos, depth - 1, ctx);
-                        pos.unmake(mv, &undo);
-                        debug_assert_eq!(pos.key(), pos.compute_key());
+                    match table {
+                        None => {
+                            let mut nodes = 0;
+                            for &mv in moves.iter() {
+                                let undo = pos.make(mv);
+                                nodes += node::<S::Them>(pos, depth - 1, ctx);
+                                pos.unmake(mv, &undo);
+                                debug_assert_eq!(pos.key(), pos.compute_key());
+                            }
+                            nodes
+                        }
+                        Some(table) => children::<S>(pos, &moves, depth - 1, table, ctx),
                     }
-                    nodes
                 };
                 if let Some(table) = table {
                     table.store(pos.key(), depth, nodes);
+                }
+                nodes
+            }
+
+            /// The counts of the children (`depth` plies each) `moves` lead to from
+            /// `pos`, with a table: looked up in groups of [`PREFETCH`]. Every child of a
+            /// group is made once to learn its key and have its bucket fetched, then the
+            /// group is probed (each probe finding its bucket in cache instead of waiting
+            /// for memory in turn), and only the children not found are made again and
+            /// counted. (Kept out of line: inlined, it slows the walk without a table.)
+            $(#[target_feature(enable = $feature)])?
+            #[inline(never)]
+            fn children<S: Side>(
+                pos: &mut Position,
+                moves: &MoveList,
+                depth: u32,
+                table: &Run,
+                ctx: &Ctx,
+            ) -> u64 {
+                let mut nodes = 0;
+                for group in moves.chunks(PREFETCH) {
+                    let mut keys = [0; PREFETCH];
+                    for (key, &mv) in keys.iter_mut().zip(group) {
+                        let undo = pos.make(mv);
+                        *key = pos.key();
+                        table.prefetch(*key);
+                        pos.unmake(mv, &undo);
+                    }
+                    for (&key, &mv) in keys.iter().zip(group) {
+                        nodes += match table.probe(key, depth) {
+                            Some(count) => count,
+                            None => {
+                                let undo = pos.make(mv);
+                                let count = node::<S::Them>(pos, depth, ctx);
+                                pos.unmake(mv, &undo);
+                                count
+                            }
+                        };
+                    }
                 }
                 nodes
             }
