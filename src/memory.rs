@@ -32,8 +32,12 @@ impl fmt::Display for TooLarge {
 
 impl std::error::Error for TooLarge {}
 
-/// Whether a table of `mb` MB may be allocated now (see the module documentation).
+/// Whether a table of `mb` MB may be allocated now (see the module documentation); no
+/// table (`mb == 0`) always may.
 pub fn check_table(mb: usize) -> Result<(), TooLarge> {
+    if mb == 0 {
+        return Ok(());
+    }
     match meminfo_mb("MemAvailable:") {
         Some(available_mb) => fits(mb, available_mb),
         None => Ok(()),
@@ -42,7 +46,7 @@ pub fn check_table(mb: usize) -> Result<(), TooLarge> {
 
 /// Whether `mb` MB is within [`TABLE_MEMORY_PERCENT`] of `available_mb`.
 fn fits(mb: usize, available_mb: usize) -> Result<(), TooLarge> {
-    if mb > available_mb / 100 * TABLE_MEMORY_PERCENT {
+    if mb as u128 * 100 > available_mb as u128 * TABLE_MEMORY_PERCENT as u128 {
         return Err(TooLarge { mb, available_mb });
     }
     Ok(())
@@ -70,6 +74,10 @@ mod tests {
             "901 MB is more than 90% of the 1000 MB of memory available"
         );
         assert!(fits(usize::MAX, usize::MAX).is_err());
+        // Small machines too: 90% of 50 MB is 45 MB.
+        assert_eq!(fits(1, 50), Ok(()));
+        assert_eq!(fits(45, 50), Ok(()));
+        assert!(fits(46, 50).is_err());
     }
 
     #[cfg(target_os = "linux")]

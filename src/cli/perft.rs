@@ -129,10 +129,8 @@ fn check_depth(depth: u32) -> Result<(), CliError> {
 /// Refuses a `--hash` table the machine does not have the memory for (as UCI
 /// `PerftHash` is refused): filling it would get the process killed, not an error.
 fn check_hash(options: &PerftOptions) -> Result<(), CliError> {
-    match options.hash_mb {
-        0 => Ok(()),
-        mb => memory::check_table(mb).map_err(|e| CliError::Other(format!("--hash {mb}: {e}"))),
-    }
+    let mb = options.hash_mb;
+    memory::check_table(mb).map_err(|e| CliError::Other(format!("--hash {mb}: {e}")))
 }
 
 /// `--split PLY`: the work units, one line each, on stdout.

@@ -80,9 +80,7 @@ fn make(table: Table) -> Ready {
 /// The perft table of `mb` MB, refused when the machine does not have the memory free
 /// ([`memory::check_table`]).
 fn perft_table(mb: usize) -> Result<(), String> {
-    if mb > 0
-        && let Err(e) = memory::check_table(mb)
-    {
+    if let Err(e) = memory::check_table(mb) {
         // Free a kept table first: it may be what makes the memory short.
         let _ = hash::prepare(0);
         return Err(e.to_string());

@@ -266,9 +266,7 @@ fn perft(
         // The statistics walk allocates its own table of that size for the run, beside
         // perft's kept one: refused rather than filled past the memory there is.
         let mut options = options.clone();
-        if options.hash_mb > 0
-            && let Err(e) = memory::check_table(options.hash_mb)
-        {
+        if let Err(e) = memory::check_table(options.hash_mb) {
             output::info(&format!(
                 "error: go perft stats: a statistics table of PerftHash {} MB: {e}; counting without a table",
                 options.hash_mb
