@@ -11,11 +11,7 @@ pub const INPUTS: usize = 768;
 #[inline(always)]
 pub fn index(view: Color, piece: Piece, sq: Square) -> usize {
     let theirs = (piece.color() != view) as usize;
-    let sq = match view {
-        Color::White => sq.index(),
-        Color::Black => sq.index() ^ 56,
-    };
-    (theirs * 6 + piece.kind().index()) * 64 + sq
+    (theirs * 6 + piece.kind().index()) * 64 + sq.relative(view).index()
 }
 
 /// Every active input of `pos` as seen by `view`.

@@ -150,19 +150,25 @@ impl Network {
         self.output(acc, stm)
     }
 
-    /// The output layer.
+    /// The output layer. Each view's dot fits an `i32` (see [`screlu_dot`]); their sum
+    /// and the scaling need not, so they are done in `i64` and the result saturates.
     #[inline(always)]
     fn output(&self, acc: &super::Accumulator, stm: Color) -> i32 {
         let us = &acc.values[stm.index()];
         let them = &acc.values[stm.flip().index()];
-        let sum = screlu_dot(us, &self.out_weights[0]) + screlu_dot(them, &self.out_weights[1]);
-        (sum / QA + self.out_bias) * SCALE / (QA * QB)
+        let sum = i64::from(screlu_dot(us, &self.out_weights[0]))
+            + i64::from(screlu_dot(them, &self.out_weights[1]));
+        let out = (sum / i64::from(QA) + i64::from(self.out_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        out.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 }
 
 /// `sum(clamp(x, 0, QA)^2 * w)`: the squared clipped ReLU of a view, dotted with its
 /// output weights. `clamp(x) * w` fits an `i16` (the trainer keeps `|w| < 2 QB`), so the
 /// products vectorise as 16-bit multiplies widened once.
+/// The sum fits an `i32`: each term is below `2^15 * QA` in size, and `HIDDEN` of them
+/// stay below `2^31`.
 #[inline(always)]
 fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0i32;
@@ -179,6 +185,8 @@ fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 pub(super) fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
+
+const _: () = assert!((1 << 15) * QA as i64 * HIDDEN as i64 <= i32::MAX as i64);
 
 /// The network the engine plays with (the one built in, read once).
 pub fn network() -> &'static Network {

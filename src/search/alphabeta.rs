@@ -198,10 +198,12 @@ impl<'a> Search<'a> {
         [back(1), back(2)]
     }
 
-    /// The static evaluation of the position at `ply` (side to move's view).
+    /// The static evaluation of the position at `ply` (side to move's view), kept
+    /// below the mate scores so that no evaluation is ever read as a mate.
     #[inline]
     fn evaluate(&mut self, ply: usize) -> i32 {
-        self.acc.evaluate(ply, self.pos.side_to_move())
+        let eval = self.acc.evaluate(ply, self.pos.side_to_move());
+        eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     #[inline]

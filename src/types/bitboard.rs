@@ -25,12 +25,6 @@ impl Bitboard {
         Self(0xFF << (8 * r))
     }
 
-    /// The file with index `f` (0 = a-file).
-    #[inline]
-    pub const fn file(f: u8) -> Self {
-        Self(Self::FILE_A.0 << f)
-    }
-
     /// Whether the set is empty.
     #[inline]
     pub const fn is_empty(self) -> bool {
