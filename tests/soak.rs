@@ -16,7 +16,7 @@
 //!
 //! It runs for `SOAK_SECONDS` (default 20) and at least `SOAK_SEQUENCES` sequences
 //! (default 2,000), and until every kind of check above has happened, whichever is
-//! last; `SOAK_SEED` sets the seed (printed, so a failure replays with
+//! last (failing if that takes ten times `SOAK_SECONDS`, at least 300 s); `SOAK_SEED` sets the seed (printed, so a failure replays with
 //! `SOAK_SEED=<seed> cargo test --release --test soak`).
 
 mod common;
@@ -688,11 +688,20 @@ fn random_command_sequences() {
     };
     let start = Instant::now();
     // Until both the time and the number of sequences are reached, and every kind of
-    // check has happened at least once: a loaded machine runs longer, not less.
+    // check has happened at least once: a loaded machine runs longer, not less. But not
+    // forever: a kind of check that never happens is a failure, not a hang.
+    let limit = Duration::from_secs(seconds.saturating_mul(10).max(300));
     while start.elapsed() < Duration::from_secs(seconds)
         || session.checks.sequences < sequences
         || !session.checks.all_checked()
     {
+        if start.elapsed() > limit {
+            session.fail(&format!(
+                "after {} s, still not every check done: {:?}",
+                limit.as_secs(),
+                session.checks
+            ));
+        }
         session.sequence(&mut rng);
     }
     // Quit with a job running: the process must end promptly, with status 0.

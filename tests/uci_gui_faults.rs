@@ -86,7 +86,7 @@ fn perft_hash_is_ready_before_readyok() {
 /// be had on any machine, however much memory it has.
 fn rookling_in_2_gb() -> Uci {
     let exe = env!("CARGO_BIN_EXE_rookling");
-    let mut engine = Uci::spawn_command(&["sh", "-c", &format!("ulimit -v 2000000 && exec {exe}")]);
+    let mut engine = Uci::spawn_command(&["sh", "-c", "ulimit -v 2000000 && exec \"$0\"", exe]);
     engine.send("uci");
     engine.read_until(|l| l == "uciok");
     engine

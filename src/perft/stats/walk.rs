@@ -1,6 +1,7 @@
 //! The statistics walk: interior nodes made with `make`, the last ply counted by
 //! [`leaf`](super::leaf). Like perft's walk ([`tree`](crate::perft::tree)) it is compiled
-//! twice, for any x86-64 and with POPCNT, BMI1/2 and LZCNT (chosen at run time), counts
+//! for any x86-64 and with POPCNT, BMI1/2 and LZCNT (chosen at run time; only perft's
+//! walk has a third copy, with PEXT sliders), counts
 //! in `u64` ([`Tally`]) in subtrees of at most [`NARROW_DEPTH`] plies and in `u128`
 //! above, looks up and stores interior nodes of depth 2 and more in the optional table,
 //! and from depth 3 up gives up early once `stop` is set.
