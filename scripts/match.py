@@ -227,6 +227,11 @@ def runner_command(kind, path, engines, args, openings, fmt):
         cmd += ["-pgnout", f"file={args.pgn}" if kind == "fastchess" else args.pgn]
     if kind == "cutechess":
         cmd += ["-recover"]
+    else:
+        # fastchess saves its state as config.json in the working directory; keep it out
+        # of the user's checkout.
+        state = os.path.join(tempfile.gettempdir(), f"fastchess-{os.getpid()}.json")
+        cmd += ["-config", f"outname={state}"]
     return cmd
 
 
