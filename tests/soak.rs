@@ -16,7 +16,8 @@
 //!
 //! It runs for `SOAK_SECONDS` (default 20) and at least `SOAK_SEQUENCES` sequences
 //! (default 2,000), and until every kind of check above has happened, whichever is
-//! last (failing if that takes ten times `SOAK_SECONDS`, at least 300 s); `SOAK_SEED` sets the seed (printed, so a failure replays with
+//! last (failing if that takes ten times `SOAK_SECONDS`, at least 300 s);
+//! `SOAK_SEED` sets the seed (printed, so a failure replays with
 //! `SOAK_SEED=<seed> cargo test --release --test soak`).
 
 mod common;
