@@ -369,7 +369,7 @@ impl<'a> Search<'a> {
             depth -= 1;
         }
 
-        let list = legal_moves(&self.pos);
+        let mut list = legal_moves(&self.pos);
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -399,7 +399,7 @@ impl<'a> Search<'a> {
         }
 
         let ctx = self.context(ply);
-        let mut picker = Picker::new(&self.pos, &list, hash_move, self.heur, ply, &ctx);
+        let mut picker = Picker::new(&self.pos, &mut list, hash_move, self.heur, ply, &ctx);
         let mut best = -INF;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -563,7 +563,7 @@ impl<'a> Search<'a> {
         }
         let mut best;
         let raw_eval;
-        let list;
+        let mut list;
         if in_check {
             best = -MATE + ply as i32;
             raw_eval = -INF;
@@ -580,7 +580,7 @@ impl<'a> Search<'a> {
             alpha = alpha.max(best);
             list = tactical_moves(&self.pos);
         }
-        let mut picker = Picker::tactical(&self.pos, &list, hit.and_then(|h| h.mv));
+        let mut picker = Picker::tactical(&self.pos, &mut list, hit.and_then(|h| h.mv));
         let mut best_move = None;
         while let Some((mv, _)) = picker.pick() {
             if !in_check {

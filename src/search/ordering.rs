@@ -4,6 +4,7 @@
 use crate::attacks;
 use crate::board::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Position};
 use crate::movegen::{MAX_MOVES, MoveList};
+use std::mem::MaybeUninit;
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
@@ -229,11 +230,13 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     result
 }
 
-/// Moves with ordering scores, handed out best first by selection.
-pub struct Picker {
-    moves: [Move; MAX_MOVES],
-    scores: [i32; MAX_MOVES],
-    len: usize,
+/// Moves with ordering scores, handed out best first by selection. The moves are
+/// reordered in the caller's list; the scores live in storage that is never cleared
+/// (only the first `len` entries are written and read), since a node's picker is
+/// built at every node and the search spent a sixth of its time zeroing it.
+pub struct Picker<'a> {
+    moves: &'a mut [Move],
+    scores: [MaybeUninit<i32>; MAX_MOVES],
     next: usize,
 }
 
@@ -242,11 +245,11 @@ const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: i32 = 1_000_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
-impl Picker {
+impl<'a> Picker<'a> {
     /// Scores every move of `list` for a full-width node.
     pub fn new(
         pos: &Position,
-        list: &MoveList,
+        list: &'a mut MoveList,
         hash: Option<Move>,
         heur: &Heuristics,
         ply: usize,
@@ -279,7 +282,7 @@ impl Picker {
     }
 
     /// Scores captures and promotions for quiescence search (MVV-LVA).
-    pub fn tactical(pos: &Position, list: &MoveList, hash: Option<Move>) -> Self {
+    pub fn tactical(pos: &Position, list: &'a mut MoveList, hash: Option<Move>) -> Self {
         Self::build(list, |mv| {
             if Some(mv) == hash {
                 return HASH;
@@ -289,36 +292,49 @@ impl Picker {
         })
     }
 
-    fn build(list: &MoveList, score: impl Fn(Move) -> i32) -> Self {
-        let mut p = Self {
-            moves: [Move::NULL; MAX_MOVES],
-            scores: [0; MAX_MOVES],
-            len: list.len(),
-            next: 0,
-        };
-        for (i, &mv) in list.iter().enumerate() {
-            p.moves[i] = mv;
-            p.scores[i] = score(mv);
+    #[inline(always)]
+    fn build(list: &'a mut MoveList, score: impl Fn(Move) -> i32) -> Self {
+        let mut scores = [MaybeUninit::uninit(); MAX_MOVES];
+        let moves = list.as_mut_slice();
+        for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
+            slot.write(score(mv));
         }
-        p
+        Self {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// The score of the `i`-th move.
+    #[inline(always)]
+    fn score(&self, i: usize) -> i32 {
+        debug_assert!(i < self.moves.len());
+        // SAFETY: `build` wrote a score for each of the list's moves, and `pick` only
+        // swaps written entries; every caller passes `i < self.moves.len()`.
+        unsafe { self.scores[i].assume_init() }
     }
 
     /// The best move not yet handed out, with its ordering score.
     #[inline]
     pub fn pick(&mut self) -> Option<(Move, i32)> {
-        if self.next >= self.len {
+        let len = self.moves.len();
+        if self.next >= len {
             return None;
         }
         let mut best = self.next;
-        for i in self.next + 1..self.len {
-            if self.scores[i] > self.scores[best] {
+        let mut best_score = self.score(best);
+        for i in self.next + 1..len {
+            let s = self.score(i);
+            if s > best_score {
                 best = i;
+                best_score = s;
             }
         }
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
-        Some((self.moves[self.next - 1], self.scores[self.next - 1]))
+        Some((self.moves[self.next - 1], best_score))
     }
 
     /// Whether an ordering score marks a capture SEE judged losing.
