@@ -45,6 +45,9 @@ pub struct Search<'a> {
     /// Whether a stop may be honoured (false during the first iteration).
     pub can_abort: bool,
     root_moves: Vec<Move>,
+    /// Nodes spent below each root move (same order as `root_moves`) in this search:
+    /// the time manager's measure of how settled the best move is.
+    root_move_nodes: Vec<u64>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
@@ -111,6 +114,7 @@ impl<'a> Search<'a> {
             seldepth: 0,
             aborted: false,
             can_abort: false,
+            root_move_nodes: vec![0; root_moves.len()],
             root_moves,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -124,6 +128,15 @@ impl<'a> Search<'a> {
     /// The principal variation of the last root search (empty if none completed a move).
     pub fn root_pv(&self) -> &[Move] {
         &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// The share (0 to 1) of this thread's root-move nodes that went to `mv`.
+    pub fn root_share(&self, mv: Move) -> f64 {
+        let total: u64 = self.root_move_nodes.iter().sum();
+        let Some(i) = self.root_moves.iter().position(|&m| m == mv) else {
+            return 0.0;
+        };
+        self.root_move_nodes[i] as f64 / total.max(1) as f64
     }
 
     /// Permille of the hash table filled in this search.
@@ -417,6 +430,7 @@ impl<'a> Search<'a> {
                 && depth <= SEE_PRUNE_MAX_DEPTH
                 && Picker::is_bad_capture(order)
                 && !see_ge(&self.pos, mv, -SEE_PRUNE_MARGIN * depth);
+            let nodes_before = self.nodes;
             let undo = self.make(mv, ply);
             let gives_check = self.pos.in_check();
             if !root && best > -MATE_BOUND && !in_check && !gives_check {
@@ -465,6 +479,9 @@ impl<'a> Search<'a> {
                 }
             }
             self.unmake(mv, &undo);
+            if root && let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
+                self.root_move_nodes[i] += self.nodes - nodes_before;
+            }
             if self.aborted {
                 return 0;
             }

@@ -238,7 +238,9 @@ fn iterate(
         score: 0,
         pv: vec![root.moves[0]],
     };
+    let mut stable_iterations = 0;
     for depth in 1..=root.max_depth {
+        let previous_best = best.pv[0];
         search.can_abort = depth > 1;
         let score = aspiration(search, depth, best.score);
         let pv = search.root_pv();
@@ -262,7 +264,14 @@ fn iterate(
         if !limits.infinite && search.clock.is_timed() && root.moves.len() == 1 {
             break;
         }
-        if !limits.infinite && search.clock.should_not_deepen(control, 0.5) {
+        stable_iterations = if best.pv[0] == previous_best {
+            stable_iterations + 1
+        } else {
+            0
+        };
+        let fraction =
+            time::deepen_fraction(depth, stable_iterations, search.root_share(best.pv[0]));
+        if !limits.infinite && search.clock.should_not_deepen(control, fraction) {
             break;
         }
         if limits.nodes.is_some_and(|n| search.total_nodes() >= n) {
