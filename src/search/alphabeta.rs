@@ -420,9 +420,18 @@ impl<'a> Search<'a> {
         let mut n_quiets = 0;
         let killers = self.heur.killers[ply];
         while let Some((mv, order)) = picker.pick() {
-            if Some(mv) == excluded || (root && !self.root_moves.contains(&mv)) {
+            if Some(mv) == excluded {
                 continue;
             }
+            // At the root, the move's place among the allowed moves (`searchmoves`).
+            let root_index = if root {
+                let Some(i) = self.root_moves.iter().position(|&m| m == mv) else {
+                    continue;
+                };
+                i
+            } else {
+                0
+            };
             let capture = captured(&self.pos, mv);
             let quiet = capture.is_none() && mv.promotion_piece().is_none();
             let piece_to = PieceTo::of(&self.pos, mv);
@@ -479,8 +488,8 @@ impl<'a> Search<'a> {
                 }
             }
             self.unmake(mv, &undo);
-            if root && let Some(i) = self.root_moves.iter().position(|&m| m == mv) {
-                self.root_move_nodes[i] += self.nodes - nodes_before;
+            if root {
+                self.root_move_nodes[root_index] += self.nodes - nodes_before;
             }
             if self.aborted {
                 return 0;
