@@ -136,11 +136,11 @@ pub(crate) fn generate_with<S: Side, L: Sliders, V: Visitor>(pos: &Position, vis
 /// [`generate_with`] from the snapshot `b` of `pos`.
 #[inline(always)]
 fn generate_from<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
-    king_moves::<S, L, V>(pos, b, visitor);
+    let leapers = king_moves::<S, L, V>(pos, b, visitor);
     if b.checkers.is_empty() {
         piece_moves::<S, L, V, false>(pos, b, visitor);
         if pos.castling().any(S::US) {
-            castling::<S, L, V>(pos, b, visitor);
+            castling::<S, L, V>(pos, b, leapers, visitor);
         }
     } else if !b.checkers.more_than_one() {
         piece_moves::<S, L, V, true>(pos, b, visitor);
@@ -202,12 +202,18 @@ impl Snapshot {
     }
 }
 
-/// King moves: every target the enemy does not attack once the king has left.
+/// King moves: every target the enemy does not attack once the king has left. Returns
+/// the enemy's pawn, knight and king attacks ([`leaper_attacks`]) for [`castling`], or
+/// `None` if the king had nowhere to go and they were not needed.
 #[inline(always)]
-fn king_moves<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+fn king_moves<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    visitor: &mut V,
+) -> Option<Bitboard> {
     let candidates = attacks::king(b.ksq) & !b.ours;
     if candidates.is_empty() {
-        return;
+        return None;
     }
     // Pawn, knight and king attacks as sets first. Sliders: with at most one enemy
     // slider (endgames) its attack set, one look-up; with more, the attack sets of those
@@ -241,6 +247,7 @@ fn king_moves<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, vis
         candidates & !covered
     };
     visitor.piece(b.ksq, targets);
+    Some(leapers)
 }
 
 /// The squares the enemy of `S` attacks with pawns, knights and king.
@@ -447,13 +454,19 @@ fn en_passant<S: Side, L: Sliders, V: Visitor>(
 /// stands on, crosses or reaches may be attacked once king and rook have left their
 /// squares (the king's own square too: lifting the rook may open the back rank to it, as
 /// on `8/8/k7/8/8/8/8/rRK5 w B -`, where the king stays on c1). The masks come from
-/// [`crate::board::CastlePath`], worked out when the right was granted.
+/// [`crate::board::CastlePath`], worked out when the right was granted. `leapers` is what
+/// [`king_moves`] returned (worked out here if it had no need of them).
 #[inline(always)]
-fn castling<S: Side, L: Sliders, V: Visitor>(pos: &Position, b: &Snapshot, visitor: &mut V) {
+fn castling<S: Side, L: Sliders, V: Visitor>(
+    pos: &Position,
+    b: &Snapshot,
+    leapers: Option<Bitboard>,
+    visitor: &mut V,
+) {
     // Written out for each side rather than looped over `CastleSide::ALL`, which the
     // compiler kept as a loop.
-    castle::<S, L, V>(pos, b, CastleSide::King, visitor);
-    castle::<S, L, V>(pos, b, CastleSide::Queen, visitor);
+    castle::<S, L, V>(pos, b, CastleSide::King, leapers, visitor);
+    castle::<S, L, V>(pos, b, CastleSide::Queen, leapers, visitor);
 }
 
 /// Castling on `side`, if the right is held and [`castling`]'s conditions are met.
@@ -462,6 +475,7 @@ fn castle<S: Side, L: Sliders, V: Visitor>(
     pos: &Position,
     b: &Snapshot,
     side: CastleSide,
+    leapers: Option<Bitboard>,
     visitor: &mut V,
 ) {
     let us = S::US;
@@ -474,7 +488,7 @@ fn castle<S: Side, L: Sliders, V: Visitor>(
     }
     // Attack sets, not square by square: the leapers', then those of the sliders that
     // could reach the king's squares, with king and rook lifted off.
-    let mut covered = leaper_attacks::<S>(pos);
+    let mut covered = leapers.unwrap_or_else(|| leaper_attacks::<S>(pos));
     if (path.king & covered).is_empty() {
         let occ = b.occ ^ path.movers;
         for sq in b.their_bq & path.bishop_reach {

@@ -79,7 +79,7 @@ impl PieceCount {
         let lost = self.ours ^ b.ours;
         let changed = (self.occ ^ b.occ) | lost;
         let target = !b.ours;
-        king_moves::<S, L, _>(pos, &b, &mut counter);
+        let leapers = king_moves::<S, L, _>(pos, &b, &mut counter);
         if (changed & self.pieces_watch).is_empty() && (lost & self.knight_zone).is_empty() {
             counter.0 += self.pieces;
         } else {
@@ -101,7 +101,7 @@ impl PieceCount {
             en_passant::<S, L, _>(pos, ep, b.ksq, &mut counter);
         }
         if pos.castling().any(S::US) {
-            castling::<S, L, _>(pos, &b, &mut counter);
+            castling::<S, L, _>(pos, &b, leapers, &mut counter);
         }
         counter.0
     }
