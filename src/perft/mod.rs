@@ -22,7 +22,6 @@ use crate::movegen::legal_moves;
 pub(crate) use parallel::cores;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use tree::Ctx;
 
 /// How a perft runs: threads and hash table (UCI `Threads` / `PerftHash`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,22 +130,10 @@ pub fn divide_with(
         0 => None,
         mb => hash::Run::start(mb).map(Arc::new),
     };
-    let divide = if options.threads > 1 && depth > 1 {
-        parallel::divide(pos, depth, options.threads, table, stop)
+    let divide = if depth == 1 {
+        legal_moves(pos).iter().map(|&mv| (mv, 1)).collect()
     } else {
-        let ctx = Ctx {
-            hash: table.as_deref(),
-            stop,
-        };
-        let mut pos = pos.clone();
-        let mut divide = Vec::new();
-        for &mv in legal_moves(&pos).iter() {
-            let undo = pos.make(mv);
-            let nodes = tree::count(&mut pos, depth - 1, &ctx);
-            pos.unmake(mv, &undo);
-            divide.push((mv, nodes));
-        }
-        divide
+        parallel::divide(pos, depth, options.threads, parallel::Perft(table), stop)
     };
     (!stop.load(Ordering::Relaxed)).then_some(divide)
 }

@@ -1,6 +1,7 @@
-//! Perft on several threads: the tree is cut at a shallow ply into many subtrees, which
-//! the threads take one at a time from a shared queue (an atomic index over a list).
-//! Each subtree is counted exactly as one thread would, so the totals are identical.
+//! Perft and its statistics on several threads: the tree is cut at a shallow ply into
+//! many subtrees, which the threads take one at a time from a shared queue (an atomic
+//! index over a list). Each subtree is counted exactly as one thread would, so the totals
+//! are identical.
 //!
 //! The calling thread counts too, helped by at most [`pool::cores`]` - 1` threads of the
 //! [`pool`], kept between runs. A job owns everything its helpers read (position,
@@ -13,8 +14,33 @@ use super::pool::{self, Task};
 use super::tree::{self, Ctx};
 use crate::board::{Move, Position, Undo};
 use crate::movegen::legal_moves;
+use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// A walk the threads share out: what a subtree counts, and how.
+pub(crate) trait Walk: Send + Sync + 'static {
+    /// A subtree's count, summed by root move.
+    type Count: Default + Clone + AddAssign + Send;
+    /// The count of the subtree of `depth >= 1` plies below `pos`; meaningless once
+    /// `stop` is set.
+    fn count(&self, pos: &mut Position, depth: u32, stop: &AtomicBool) -> Self::Count;
+}
+
+/// Perft's walk ([`tree::count`]), with its table if any.
+pub(crate) struct Perft(pub Option<Arc<Run>>);
+
+impl Walk for Perft {
+    type Count = u128;
+
+    fn count(&self, pos: &mut Position, depth: u32, stop: &AtomicBool) -> u128 {
+        let ctx = Ctx {
+            hash: self.0.as_deref(),
+            stop,
+        };
+        tree::count(pos, depth, &ctx)
+    }
+}
 
 /// The deepest ply the tree is cut at.
 const MAX_SPLIT: usize = 3;
@@ -31,7 +57,7 @@ struct Item {
 }
 
 /// One parallel count, shared by the caller and its helpers.
-struct Job {
+struct Job<W: Walk> {
     root: Position,
     items: Vec<Item>,
     /// Plies below each item.
@@ -40,24 +66,20 @@ struct Job {
     next: AtomicUsize,
     /// Root moves.
     roots: usize,
-    hash: Option<Arc<Run>>,
+    walk: W,
     /// The helpers' stop flag (the caller's own is passed on to it).
     stop: AtomicBool,
     /// Counts by root move, summed over the threads' shares.
-    counts: Mutex<Vec<u128>>,
+    counts: Mutex<Vec<W::Count>>,
 }
 
-impl Job {
+impl<W: Walk> Job<W> {
     /// Counts items until none is left or `stop` (or the job's flag) is set, then adds
     /// the counts to the job's. A panic raises the job's flag on its way out, so that
     /// the other threads stop early.
     fn share(&self, stop: &AtomicBool) {
-        let ctx = Ctx {
-            hash: self.hash.as_deref(),
-            stop,
-        };
         let guard = StopOnDrop(&self.stop);
-        let mine = work(self, &ctx);
+        let mine = work(self, stop);
         // Not a panic: the others go on with their items.
         std::mem::forget(guard);
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
@@ -76,16 +98,28 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-/// Each legal move of `pos` with the perft of `depth - 1` below it, counted by `threads`
-/// threads; meaningless once `stop` is set. `depth` must be at least 1. A panic on a
-/// helper is raised again here.
-pub(crate) fn divide(
+/// Each legal move of `pos` with the count of `walk` `depth - 1` plies below it, counted
+/// by `threads` threads (one: on this thread, root move by root move); meaningless once
+/// `stop` is set. `depth` must be at least 2 (each subtree keeps at least one ply). A
+/// panic on a helper is raised again here.
+pub(crate) fn divide<W: Walk>(
     pos: &Position,
     depth: u32,
     threads: usize,
-    hash: Option<Arc<Run>>,
+    walk: W,
     stop: &AtomicBool,
-) -> Vec<(Move, u128)> {
+) -> Vec<(Move, W::Count)> {
+    if threads <= 1 {
+        let mut pos = pos.clone();
+        let mut divide = Vec::new();
+        for &mv in legal_moves(&pos).iter() {
+            let undo = pos.make(mv);
+            let count = walk.count(&mut pos, depth - 1, stop);
+            pos.unmake(mv, &undo);
+            divide.push((mv, count));
+        }
+        return divide;
+    }
     let threads = threads.clamp(1, pool::size() + 1);
     let root_moves = legal_moves(pos);
     let (items, remaining) = items(pos, depth, threads);
@@ -96,9 +130,9 @@ pub(crate) fn divide(
         depth: remaining,
         next: AtomicUsize::new(0),
         roots: root_moves.len(),
-        hash,
+        walk,
         stop: AtomicBool::new(false),
-        counts: Mutex::new(vec![0; root_moves.len()]),
+        counts: Mutex::new(vec![W::Count::default(); root_moves.len()]),
     });
     let helped = Arc::clone(&job);
     let task: Task = Arc::new(move || helped.share(&helped.stop));
@@ -122,21 +156,21 @@ pub(crate) fn divide(
 
 /// One thread's share: takes subtrees until none is left (or a stop flag is set),
 /// returns the counts by root move.
-fn work(job: &Job, ctx: &Ctx) -> Vec<u128> {
-    let mut counts = vec![0u128; job.roots];
+fn work<W: Walk>(job: &Job<W>, stop: &AtomicBool) -> Vec<W::Count> {
+    let mut counts = vec![W::Count::default(); job.roots];
     let mut pos = job.root.clone();
     let mut undos: [Option<Undo>; MAX_SPLIT] = [None; MAX_SPLIT];
     loop {
         let i = job.next.fetch_add(1, Ordering::Relaxed);
         let Some(item) = job.items.get(i) else { break };
-        if ctx.stop.load(Ordering::Relaxed) || job.stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) || job.stop.load(Ordering::Relaxed) {
             break;
         }
         let path = &item.moves[..item.len];
         for (undo, &mv) in undos.iter_mut().zip(path) {
             *undo = Some(pos.make(mv));
         }
-        counts[item.root] += tree::count(&mut pos, job.depth, ctx);
+        counts[item.root] += job.walk.count(&mut pos, job.depth, stop);
         for (undo, &mv) in undos.iter().zip(path).rev() {
             if let Some(undo) = undo {
                 pos.unmake(mv, undo);

@@ -14,20 +14,22 @@
 //! - [`reference`]: makes every last-ply move and looks at the position it leads to;
 //!   slow, and obviously right;
 //! - the walk ([`walk`]), which counts the last ply from target sets ([`leaf`]) and makes
-//!   only the moves that give check (to look for mate), with threads ([`threads`]) and a
-//!   hash table of whole breakdowns ([`table`]). Tests check it against [`reference`].
+//!   only the moves that give check (to look for mate), shared out between threads as
+//!   perft is ([`crate::perft::parallel`]), with a hash table of whole breakdowns
+//!   ([`table`]). Tests check it against [`reference`].
 
 mod leaf;
 pub mod reference;
 mod table;
-mod threads;
 mod walk;
 
 use super::PerftOptions;
+use super::parallel;
 use crate::board::{Move, Position};
 use crate::movegen::{Counter, Side, generate};
 use std::fmt;
 use std::ops::{Add, AddAssign};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The last-ply moves of a perft counted by kind, in counts of type `N`.
@@ -268,13 +270,9 @@ pub fn divide_with(
     }
     let table = match options.hash_mb {
         0 => None,
-        mb => table::Table::new(mb),
+        mb => table::Table::new(mb).map(Arc::new),
     };
-    let ctx = walk::Ctx {
-        table: table.as_ref(),
-        stop,
-    };
-    let divide = threads::divide(pos, depth, options.threads, &ctx);
+    let divide = parallel::divide(pos, depth, options.threads, walk::Breakdown(table), stop);
     (!stop.load(Ordering::Relaxed)).then_some(divide)
 }
 

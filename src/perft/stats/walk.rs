@@ -10,7 +10,9 @@ use super::table::Table;
 use super::{Stats, Tally, leaf};
 use crate::board::{Color, Position};
 use crate::movegen::{Black, MoveList, Side, White, generate};
+use crate::perft::parallel::Walk;
 use crate::perft::tree::{NARROW_DEPTH, modern_cpu};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a walk shares with its caller: the optional table and the stop flag.
@@ -19,6 +21,21 @@ pub(super) struct Ctx<'a> {
     pub table: Option<&'a Table>,
     /// Set from outside to end the walk early; the counts are then meaningless.
     pub stop: &'a AtomicBool,
+}
+
+/// The statistics walk as [`crate::perft::parallel`] shares it out, with its table if any.
+pub(super) struct Breakdown(pub Option<Arc<Table>>);
+
+impl Walk for Breakdown {
+    type Count = Stats;
+
+    fn count(&self, pos: &mut Position, depth: u32, stop: &AtomicBool) -> Stats {
+        let ctx = Ctx {
+            table: self.0.as_deref(),
+            stop,
+        };
+        count(pos, depth, &ctx)
+    }
 }
 
 /// The statistics of the perft of `depth` below `pos`; meaningless once `ctx.stop` is
