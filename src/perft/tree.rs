@@ -182,12 +182,19 @@ macro_rules! walk {
             /// A node of `2 <= depth <= NARROW_DEPTH`, `S` to move.
             $(#[target_feature(enable = $feature)])?
             fn node<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
-                let table = ctx.hash;
-                if let Some(table) = table
+                if let Some(table) = ctx.hash
                     && let Some(nodes) = table.probe(pos.key(), depth)
                 {
                     return nodes;
                 }
+                expand::<S>(pos, depth, ctx)
+            }
+
+            /// [`node`] past its table look-up (one that found nothing): counts the
+            /// node from its moves and stores the count.
+            $(#[target_feature(enable = $feature)])?
+            fn expand<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
+                let table = ctx.hash;
                 let nodes = if depth == 2 {
                     frontier::<S, L>(pos)
                 } else {
@@ -221,7 +228,8 @@ macro_rules! walk {
             /// group is made once to learn its key and have its bucket fetched, then the
             /// group is probed (each probe finding its bucket in cache instead of waiting
             /// for memory in turn), and only the children not found are made again and
-            /// counted. (Kept out of line: inlined, it slows the walk without a table.)
+            /// counted, without a second look-up. (Kept out of line: inlined, it slows
+            /// the walk without a table.)
             $(#[target_feature(enable = $feature)])?
             #[inline(never)]
             fn children<S: Side>(
@@ -245,7 +253,7 @@ macro_rules! walk {
                             Some(count) => count,
                             None => {
                                 let undo = pos.make(mv);
-                                let count = node::<S::Them>(pos, depth, ctx);
+                                let count = expand::<S::Them>(pos, depth, ctx);
                                 pos.unmake(mv, &undo);
                                 count
                             }
