@@ -4,9 +4,9 @@
 //! [`types`] -> [`attacks`] -> [`board`] -> [`movegen`] -> [`perft`] -> [`nnue`] /
 //! [`search`] -> [`uci`] / [`cli`], with [`compare`] (finding where two engines
 //! disagree) beside search, on [`client`] (the one client for other engines and
-//! programs, which uses no other module). The core (types, attacks, board, movegen,
-//! perft) does no I/O; [`memory`] (how much memory a table may take, from
-//! `/proc/meminfo`) uses no other module either.
+//! programs, which uses no other module but [`lines`]). The core (types, attacks, board,
+//! movegen, perft) does no I/O; [`memory`] (how much memory a table may take, from
+//! `/proc/meminfo`) and [`lines`] (reading lines of bounded length) use no other module.
 
 #![warn(missing_docs)]
 
@@ -15,6 +15,7 @@ pub mod board;
 pub mod cli;
 pub mod client;
 pub(crate) mod compare;
+pub mod lines;
 pub mod memory;
 pub mod movegen;
 pub mod nnue;

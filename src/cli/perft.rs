@@ -4,6 +4,7 @@
 
 use super::CliError;
 use crate::board::{Position, START_FEN};
+use crate::lines::{self, Line};
 use crate::memory;
 use crate::movegen::play_moves;
 use crate::perft::stats;
@@ -12,7 +13,7 @@ use crate::perft::{MAX_DEPTH, PerftOptions, divide_with, perft_with};
 use crate::uci::divide::{RootOrder, divide_lines};
 use clap::Args;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -188,28 +189,15 @@ const MAX_RESULT_LINE: usize = 64 << 10;
 fn read_result_line(reader: &mut dyn BufRead, origin: &Origin) -> Result<Option<String>, CliError> {
     let fail = |why: String| CliError::Other(format!("{origin}: {why}"));
     let mut bytes = Vec::new();
-    let limit = MAX_RESULT_LINE as u64 + 1;
-    reader
-        .take(limit)
-        .read_until(b'\n', &mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.is_empty() {
-        return Ok(None);
-    }
-    if bytes.last() == Some(&b'\n') {
-        bytes.pop();
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
-        }
-    }
-    if bytes.len() > MAX_RESULT_LINE {
-        return Err(fail(format!(
+    match lines::read_line(reader, MAX_RESULT_LINE, &mut bytes).map_err(|e| fail(e.to_string()))? {
+        Line::End => Ok(None),
+        Line::Long => Err(fail(format!(
             "a line longer than {MAX_RESULT_LINE} bytes: not a result line"
-        )));
+        ))),
+        Line::Whole => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| fail("not UTF-8 text: not a result line".into())),
     }
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|_| fail("not UTF-8 text: not a result line".into()))
 }
 
 /// `--merge FILES`: the exact sum of the result lines in `files`, which must be the

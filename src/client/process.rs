@@ -8,8 +8,9 @@
 //! take a deadline that holds however fast lines arrive.
 
 use super::locate::EngineSpec;
+use crate::lines::{self, Line};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded, unbounded};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -191,54 +192,26 @@ pub fn deadline(start: Instant, timeout: Duration) -> Instant {
         .unwrap_or(start)
 }
 
-/// The reader thread: lines of `stdout`, each cut at `max` bytes, sent until the
-/// output ends or nobody listens.
+/// The reader thread: lines of `stdout`, each cut at `max` bytes (invalid UTF-8
+/// replaced, a cut line marked with [`CUT_MARKER`]), sent until the output ends, it
+/// cannot be read or nobody listens.
 fn read_lines(stdout: impl Read, max: usize, sender: &Sender<String>) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
-    let mut cut = false;
     loop {
-        let (used, end) = match reader.fill_buf() {
-            Ok([]) | Err(_) => break,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    keep(&mut line, &mut cut, &buf[..i], max);
-                    (i + 1, true)
-                }
-                None => {
-                    keep(&mut line, &mut cut, buf, max);
-                    (buf.len(), false)
-                }
-            },
+        let cut = match lines::read_line(&mut reader, max, &mut line) {
+            Ok(Line::End) | Err(_) => return,
+            Ok(Line::Whole) => false,
+            Ok(Line::Long) => true,
         };
-        reader.consume(used);
-        if end && sender.send(finish(&mut line, &mut cut)).is_err() {
+        let mut text = String::from_utf8_lossy(&line).into_owned();
+        if cut {
+            text.push_str(CUT_MARKER);
+        }
+        if sender.send(text).is_err() || (cut && lines::skip_line(&mut reader).is_err()) {
             return;
         }
     }
-    if !line.is_empty() || cut {
-        let _ = sender.send(finish(&mut line, &mut cut));
-    }
-}
-
-/// Appends what fits of `bytes` to `line`, noting when something was dropped.
-fn keep(line: &mut Vec<u8>, cut: &mut bool, bytes: &[u8], max: usize) {
-    let room = max.saturating_sub(line.len());
-    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
-    *cut |= bytes.len() > room;
-}
-
-/// The line as text (without `\r`), marked when it was cut; `line` is emptied.
-fn finish(line: &mut Vec<u8>, cut: &mut bool) -> String {
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    let mut text = String::from_utf8_lossy(line).into_owned();
-    if std::mem::take(cut) {
-        text.push_str(CUT_MARKER);
-    }
-    line.clear();
-    text
 }
 
 #[cfg(test)]

@@ -4,12 +4,13 @@
 
 use super::command::{Command, ParseError};
 use super::parse;
+use crate::lines::{self, Line};
 use crossbeam_channel::{Receiver, Sender, bounded};
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Lines longer than this are refused (the rest of the line is skipped).
-pub const MAX_LINE: u64 = 64 << 20;
+pub const MAX_LINE: usize = 64 << 20;
 
 /// Lines read ahead of the loop: past that the input thread waits, so input sent
 /// while the loop waits (for a hash table) is held by the pipe, not in memory.
@@ -56,9 +57,8 @@ pub fn spawn<R: BufRead + Send + 'static>(input: R) -> Option<Lines> {
 fn read<R: BufRead>(mut input: R, sender: &Sender<Input>, quit: &Sender<()>) {
     let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        let item = match (&mut input).take(MAX_LINE).read_until(b'\n', &mut bytes) {
-            Ok(0) => {
+        let item = match lines::read_line(&mut input, MAX_LINE, &mut bytes) {
+            Ok(Line::End) => {
                 log::debug!("end of input");
                 Input::End
             }
@@ -66,13 +66,16 @@ fn read<R: BufRead>(mut input: R, sender: &Sender<Input>, quit: &Sender<()>) {
                 log::error!("cannot read input: {e}");
                 Input::End
             }
-            Ok(_) if bytes.len() as u64 >= MAX_LINE && bytes.last() != Some(&b'\n') => {
-                skip_rest_of_line(&mut input);
-                Input::TooLong
-            }
-            Ok(_) => {
+            Ok(Line::Long) => match lines::skip_line(&mut input) {
+                Ok(()) => Input::TooLong,
+                Err(e) => {
+                    log::error!("cannot read input: {e}");
+                    Input::End
+                }
+            },
+            Ok(Line::Whole) => {
                 let line = String::from_utf8_lossy(&bytes);
-                let line = line.trim_end_matches(['\n', '\r']);
+                let line = line.trim_end_matches('\r');
                 log::debug!("<< {line}");
                 match catch_unwind(AssertUnwindSafe(|| parse(line))) {
                     Ok(parsed) => {
@@ -90,23 +93,6 @@ fn read<R: BufRead>(mut input: R, sender: &Sender<Input>, quit: &Sender<()>) {
         };
         let end = matches!(item, Input::End);
         if sender.send(item).is_err() || end {
-            return;
-        }
-    }
-}
-
-/// Reads and drops input up to the next line break.
-fn skip_rest_of_line<R: BufRead>(input: &mut R) {
-    loop {
-        let (done, used) = match input.fill_buf() {
-            Ok([]) | Err(_) => return,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (true, i + 1),
-                None => (false, buf.len()),
-            },
-        };
-        input.consume(used);
-        if done {
             return;
         }
     }
