@@ -59,10 +59,9 @@ pub struct Engine {
     preparing: Option<(Table, Preparing)>,
     /// A search table made ready and waiting for the worker to install it.
     slot: TableSlot,
-    /// Receives a value once the input thread has read `quit`: a wait for a table ends.
+    /// Receives a value once the input thread has read `quit`: a wait for a table ends
+    /// (the command that waited is dropped and the loop ends).
     quit: Receiver<()>,
-    /// A `quit` ended a wait: the command that waited was dropped, the loop must end.
-    quitting: bool,
 }
 
 impl Engine {
@@ -80,7 +79,6 @@ impl Engine {
             preparing: None,
             slot,
             quit: crossbeam_channel::never(),
-            quitting: false,
         })
     }
 
@@ -128,18 +126,20 @@ impl Engine {
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
             Command::IsReady => {
                 // `readyok` means ready: a hash table being allocated is finished first.
-                if self.settle() {
+                let flow = self.settle();
+                if flow == Flow::Continue {
                     output::send("readyok");
                 }
+                return flow;
             }
             Command::Register => {}
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::SetOption { name, value } => return self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
-                self.clear_hash();
                 self.pos = Position::startpos();
                 self.pos.set_chess960(self.options.chess960);
                 self.fen_chess960 = false;
                 self.history.clear();
+                return self.clear_hash();
             }
             Command::Position { start, moves } => match self.build(&start, &moves) {
                 Ok((pos, fen_chess960, history)) => {
@@ -150,7 +150,7 @@ impl Engine {
                 Err(e) => output::info(&format!("error: position: {e}; position unchanged")),
             },
             Command::Perft(depth) | Command::PerftStats(depth) => {
-                if !self.settle() {
+                if self.settle() == Flow::Quit {
                     return Flow::Quit;
                 }
                 let job = Job::Perft {
@@ -169,7 +169,7 @@ impl Engine {
                 searchmoves,
                 ignored,
             } => {
-                if !self.settle() {
+                if self.settle() == Flow::Quit {
                     return Flow::Quit;
                 }
                 if !ignored.is_empty() {
@@ -208,11 +208,7 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::Display => output::send_all(&display::display(&self.pos)),
         }
-        if self.quitting {
-            Flow::Quit
-        } else {
-            Flow::Continue
-        }
+        Flow::Continue
     }
 
     /// `quit`: stops every job and waits a moment for the worker to end.
@@ -259,35 +255,34 @@ impl Engine {
         self.pending.iter().find(|job| wanted(job))
     }
 
-    /// Starts making `table` ready off this thread (after any preparation under way;
-    /// nothing if a `quit` ended the wait for it).
-    fn prepare(&mut self, table: Table) {
-        if !self.settle() {
-            return;
+    /// Starts making `table` ready off this thread, after any preparation under way;
+    /// [`Flow::Quit`] (and nothing started) if a `quit` ended the wait for that one.
+    fn prepare(&mut self, table: Table) -> Flow {
+        if self.settle() == Flow::Quit {
+            return Flow::Quit;
         }
         if matches!(table, Table::Search(_)) {
             // A table made ready but not installed yet is superseded: free it now.
             drop(self.slot.lock().unwrap_or_else(|e| e.into_inner()).take());
         }
         self.preparing = Some((table, Preparing::start(table)));
+        Flow::Continue
     }
 
     /// Waits for the hash table being made ready, if any, and passes it on
-    /// ([`Engine::prepared`]); `false` if a `quit` came first (the loop must then end).
-    fn settle(&mut self) -> bool {
+    /// ([`Engine::prepared`]); [`Flow::Quit`] if a `quit` came first (the loop must
+    /// then end).
+    fn settle(&mut self) -> Flow {
         let Some((_, preparing)) = &self.preparing else {
-            return true;
+            return Flow::Continue;
         };
         let (done, quit) = (preparing.done.clone(), self.quit.clone());
         crossbeam_channel::select! {
             recv(done) -> ready => {
                 self.prepared(ready.ok());
-                true
+                Flow::Continue
             }
-            recv(quit) -> _ => {
-                self.quitting = true;
-                false
-            }
+            recv(quit) -> _ => Flow::Quit,
         }
     }
 
@@ -328,7 +323,7 @@ impl Engine {
     /// of the same size is made ready (faster for the next `go` than clearing the old
     /// one on the worker's time), unless a fresh one is on its way already (the usual
     /// `setoption name Hash`, `ucinewgame`, `isready` allocates once).
-    fn clear_hash(&mut self) {
+    fn clear_hash(&mut self) -> Flow {
         self.worker.send(Job::ClearHistory, Arc::default());
         let fresh_coming = matches!(self.preparing, Some((Table::Search(_), _)))
             || self
@@ -336,8 +331,10 @@ impl Engine {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .is_some();
-        if !fresh_coming {
-            self.prepare(Table::Search(self.options.hash_mb));
+        if fresh_coming {
+            Flow::Continue
+        } else {
+            self.prepare(Table::Search(self.options.hash_mb))
         }
     }
 
@@ -400,21 +397,23 @@ impl Engine {
         searchmoves
     }
 
-    /// `setoption`: stores the value and passes it on, or says why not.
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
+    /// `setoption`: stores the value and passes it on, or says why not;
+    /// [`Flow::Quit`] if a `quit` ended a wait for a hash table.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Flow {
         match self.options.set(name, value) {
+            Ok(Effect::Hash(mb)) => return self.prepare(Table::Search(mb)),
+            Ok(Effect::PerftHash(mb)) => return self.prepare(Table::Perft(mb)),
+            Ok(Effect::ClearHash) => return self.clear_hash(),
             Ok(Effect::None) => {}
-            Ok(Effect::Hash(mb)) => self.prepare(Table::Search(mb)),
-            Ok(Effect::PerftHash(mb)) => self.prepare(Table::Perft(mb)),
             Ok(Effect::Threads(n)) => {
                 self.worker.send(Job::SetThreads(n), Arc::default());
             }
             Ok(Effect::MoveOverhead(ms)) => {
                 self.worker.send(Job::SetMoveOverhead(ms), Arc::default());
             }
-            Ok(Effect::ClearHash) => self.clear_hash(),
             Ok(Effect::Chess960(on)) => self.pos.set_chess960(on || self.fen_chess960),
             Err(e) => output::info(&format!("error: setoption: {e}")),
         }
+        Flow::Continue
     }
 }
