@@ -6,6 +6,7 @@
 //! `Position` is a legal chess position.
 
 mod castling;
+mod check;
 mod error;
 mod fen;
 mod make;

@@ -435,13 +435,8 @@ impl<'a> Search<'a> {
             let capture = captured(&self.pos, mv);
             let quiet = capture.is_none() && mv.promotion_piece().is_none();
             let piece_to = PieceTo::of(&self.pos, mv);
-            let losing_capture = !quiet
-                && depth <= SEE_PRUNE_MAX_DEPTH
-                && Picker::is_bad_capture(order)
-                && !see_ge(&self.pos, mv, -SEE_PRUNE_MARGIN * depth);
-            let nodes_before = self.nodes;
-            let undo = self.make(mv, ply);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.gives_check(mv);
+            // Pruned before the move is made: most moves looked at near the leaves are.
             if !root && best > -MATE_BOUND && !in_check && !gives_check {
                 let prune = if quiet {
                     let lmp = (LMP_BASE + depth * depth) as usize / (2 - improving as usize);
@@ -451,13 +446,16 @@ impl<'a> Search<'a> {
                             && corrected + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
                             && searched > 0)
                 } else {
-                    losing_capture
+                    depth <= SEE_PRUNE_MAX_DEPTH
+                        && Picker::is_bad_capture(order)
+                        && !see_ge(&self.pos, mv, -SEE_PRUNE_MARGIN * depth)
                 };
                 if prune {
-                    self.unmake(mv, &undo);
                     continue;
                 }
             }
+            let nodes_before = self.nodes;
+            let undo = self.make(mv, ply);
             let extension = (gives_check || Some(mv) == singular) as i32;
             let new_depth = depth - 1 + extension;
             let mut score;
