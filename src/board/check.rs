@@ -21,20 +21,20 @@ impl Position {
         let kind = mv
             .promotion_piece()
             .unwrap_or_else(|| self.piece_on(from).kind());
-        let occ = (self.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+        let moved = Bitboard::from(from);
+        let occ = (self.occupied() ^ moved) | Bitboard::from(to);
         let direct = match kind {
             PieceType::Pawn => attacks::pawn(us, to),
             PieceType::Knight => attacks::knight(to),
             PieceType::Bishop => attacks::bishop(to, occ),
             PieceType::Rook => attacks::rook(to, occ),
             PieceType::Queen => attacks::queen(to, occ),
-            PieceType::King => Bitboard::default(),
+            PieceType::King => Bitboard::EMPTY,
         };
         if direct.has(king) {
             return true;
         }
         // Discovered: a slider of ours (not the moved piece) that sees the king now.
-        let moved = Bitboard::from(from);
         let queens = self.colored(us, PieceType::Queen);
         let diagonal = (self.colored(us, PieceType::Bishop) | queens) & !moved;
         let straight = (self.colored(us, PieceType::Rook) | queens) & !moved;
