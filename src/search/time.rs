@@ -18,7 +18,7 @@ pub struct Clock {
 }
 
 /// Moves assumed left in the game when the GUI does not say (`movestogo`).
-const DEFAULT_MOVES_TO_GO: u64 = 25;
+const DEFAULT_MOVES_TO_GO: u64 = 15;
 /// More moves to go than this are budgeted as this many.
 const MAX_MOVES_TO_GO: u64 = 50;
 
@@ -136,7 +136,7 @@ fn budget(limits: &Limits, us: Color, overhead: u64) -> (Option<u64>, Option<u64
         .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m).min(MAX_MOVES_TO_GO));
     // With few moves to go the whole remaining time may be spent, never all of it.
     let cap = if mtg == 1 { avail * 4 / 5 } else { avail / 2 };
-    let base = avail / mtg + inc.saturating_mul(3) / 4;
+    let base = avail / mtg + inc;
     let soft = base.min(cap).max(1);
     let hard = (soft * 4).min(cap).max(soft);
     (Some(soft), Some(hard))
