@@ -239,6 +239,8 @@ fn iterate(
         pv: vec![root.moves[0]],
     };
     let mut stable_iterations = 0;
+    // The score of every finished iteration, to see it fall.
+    let mut scores = Vec::new();
     for depth in 1..=root.max_depth {
         let previous_best = best.pv[0];
         search.can_abort = depth > 1;
@@ -269,8 +271,14 @@ fn iterate(
         } else {
             0
         };
+        scores.push(best.score);
+        let earlier = scores
+            .len()
+            .checked_sub(4)
+            .map_or(best.score, |i| scores[i]);
         let fraction =
-            time::deepen_fraction(depth, stable_iterations, search.root_share(best.pv[0]));
+            time::deepen_fraction(depth, stable_iterations, search.root_share(best.pv[0]))
+                * time::falling_score_factor(earlier, best.score, MATE_BOUND);
         if !limits.infinite && search.clock.should_not_deepen(control, fraction) {
             break;
         }

@@ -107,6 +107,17 @@ pub fn deepen_fraction(depth: i32, stable_iterations: usize, share: f64) -> f64 
     0.5 * (stability * spread).clamp(0.4, 2.5)
 }
 
+/// How much longer to think when the score has fallen from `earlier` (an iteration a
+/// few plies shallower) to `now`: one more tenth of the budget per 10 centipawns
+/// lost, at most half as much again; never less. A falling score is a threat found
+/// late, when more depth pays most. Mate scores leave the budget as it is.
+pub fn falling_score_factor(earlier: i32, now: i32, mate_bound: i32) -> f64 {
+    if earlier.abs() >= mate_bound || now.abs() >= mate_bound {
+        return 1.0;
+    }
+    (1.0 + f64::from(earlier - now) / 100.0).clamp(1.0, 1.5)
+}
+
 /// (soft, hard) limits in milliseconds; `None` when no time limit applies.
 fn budget(limits: &Limits, us: Color, overhead: u64) -> (Option<u64>, Option<u64>) {
     if limits.infinite {
@@ -190,6 +201,15 @@ mod tests {
         assert_eq!((soft, hard), (Some(1), Some(1)));
         let (soft, _) = budget(&only_black, Color::Black, 10);
         assert!(soft.expect("timed") > 1000);
+    }
+
+    #[test]
+    fn a_falling_score_buys_time_and_a_rising_one_costs_none() {
+        assert_eq!(falling_score_factor(50, 50, 30_000), 1.0);
+        assert_eq!(falling_score_factor(50, 100, 30_000), 1.0);
+        assert!((falling_score_factor(50, 20, 30_000) - 1.3).abs() < 1e-9);
+        assert_eq!(falling_score_factor(50, -500, 30_000), 1.5);
+        assert_eq!(falling_score_factor(50, -30_000, 30_000), 1.0);
     }
 
     #[test]
