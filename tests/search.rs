@@ -140,6 +140,45 @@ fn game_history_counts_for_repetition() {
     assert_ne!(last_score(&lines), "cp 0", "{lines:?}");
 }
 
+/// Plays `fen` out with Rookling on both sides, `nodes` a move, for at most `plies`
+/// plies; returns the final position and the moves played (UCI).
+fn self_play(fen: &str, nodes: u64, plies: usize) -> (Position, Vec<String>) {
+    let mut p = pos(fen);
+    let mut history = Vec::new();
+    let mut moves = Vec::new();
+    let mut searcher = Searcher::new(16);
+    for _ in 0..plies {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Default::default()
+        };
+        let result = searcher.go(&p, &history, &limits, &Control::default(), &mut |_| {});
+        let Some(best) = result.best else { break };
+        history.push(p.key());
+        moves.push(best.to_uci(false));
+        p.play(best);
+    }
+    (p, moves)
+}
+
+#[test]
+fn king_bishop_and_knight_mate_a_lone_king() {
+    // The lone king starts in a corner the dark-squared bishop cannot mate in, and
+    // defends with the same search; the mate must come before the fifty-move rule.
+    for fen in [
+        "k7/8/8/8/8/8/8/2B1KN2 w - - 0 1",
+        "8/8/8/3k4/8/8/8/1N2KB2 w - - 0 1",
+        "7K/8/8/8/2bn4/8/8/k7 b - - 0 1",
+    ] {
+        let (end, moves) = self_play(fen, 100_000, 100);
+        assert!(
+            end.in_check() && legal_moves(&end).is_empty(),
+            "{fen}: no mate after {}",
+            moves.join(" ")
+        );
+    }
+}
+
 #[test]
 fn depth_and_node_limits_are_obeyed() {
     let p = Position::startpos();

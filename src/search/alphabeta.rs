@@ -3,6 +3,7 @@
 //! extensions, and a quiescence search over captures and promotions.
 
 use super::draw::{insufficient_material, is_repetition};
+use super::endgame::known_ending;
 use super::ordering::{Heuristics, MAX_PLY, Picker, PieceTo, SEE_VALUE, captured, see_ge};
 use super::params::*;
 use super::smp::Shared;
@@ -211,10 +212,14 @@ impl<'a> Search<'a> {
         [back(1), back(2)]
     }
 
-    /// The static evaluation of the position at `ply` (side to move's view), kept
-    /// below the mate scores so that no evaluation is ever read as a mate.
+    /// The static evaluation of the position at `ply` (side to move's view): the
+    /// network's, or a rule's in the few endings it misjudges; kept below the mate
+    /// scores so that no evaluation is ever read as a mate.
     #[inline]
     fn evaluate(&mut self, ply: usize) -> i32 {
+        if let Some(score) = known_ending(&self.pos) {
+            return score;
+        }
         let eval = self.acc.evaluate(ply, self.pos.side_to_move());
         eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }

@@ -8,6 +8,7 @@
 
 pub(crate) mod alphabeta;
 pub mod draw;
+pub(crate) mod endgame;
 mod limits;
 pub(crate) mod ordering;
 pub mod params;

@@ -1,0 +1,178 @@
+//! Endings the network misjudges, scored by rule instead of by the network:
+//! - king, bishop and knight against a lone king: won, but only by driving the king to
+//!   a corner of the bishop's colour, which the network does not know (it scores every
+//!   such position alike, so the search finds no way to make progress and the fifty-move
+//!   rule ends the game);
+//! - king, bishop and pawns all on one rook file against a lone king, with the bishop
+//!   unable to cover the promotion square: drawn once the lone king stands next to that
+//!   square, where the network sees a piece and pawns up.
+//!
+//! The search still searches these positions: a rule only replaces the static
+//! evaluation at the leaves, so a mate or a lost piece is found as anywhere else.
+
+use crate::board::{Bitboard, Color, PieceType, Position, Square};
+
+/// The score of king, bishop and knight against king before the lone king is driven:
+/// a won ending, below any mate score and above what the network gives a minor piece
+/// and pawns.
+const KBNK_BASE: i32 = 1000;
+/// Per step (files plus ranks) the lone king stands closer to a corner the bishop covers.
+const KBNK_CORNER: i32 = 50;
+/// Per step (files plus ranks) the lone king stands nearer an edge: the first stage of
+/// the mate, where every square is as far from both corners the bishop covers.
+const KBNK_EDGE: i32 = 10;
+/// Per step (king moves) the winning king stands closer to the lone king.
+const KBNK_CLOSE: i32 = 10;
+
+/// The dark squares (a1, c1, ..., h8).
+const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+
+/// The static evaluation of `pos` (side to move's view) when it is one of the endings
+/// above; `None` otherwise (the network's evaluation applies).
+#[inline]
+pub fn known_ending(pos: &Position) -> Option<i32> {
+    // Both endings have a lone king; most positions have far more pieces.
+    let occupied = pos.occupied().count();
+    if occupied > 12 {
+        return None;
+    }
+    let weak = Color::ALL
+        .into_iter()
+        .find(|&c| pos.color(c) == Bitboard(1 << pos.king(c).index()))?;
+    let strong = weak.flip();
+    let score = (occupied == 4)
+        .then(|| kbnk(pos, strong, weak))
+        .flatten()
+        .or_else(|| wrong_bishop(pos, strong, weak))?;
+    Some(if pos.side_to_move() == strong {
+        score
+    } else {
+        -score
+    })
+}
+
+/// King, bishop and knight (of `strong`) against a lone king: won, more so the nearer
+/// the lone king is to a corner of the bishop's colour and to the winning king.
+fn kbnk(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
+    let bishops = pos.colored(strong, PieceType::Bishop);
+    if bishops.count() != 1 || pos.colored(strong, PieceType::Knight).count() != 1 {
+        return None;
+    }
+    let lone = pos.king(weak);
+    let (file, rank) = (i32::from(lone.file()), i32::from(lone.rank()));
+    // Steps to a1 or h8 for a dark-squared bishop, to a8 or h1 for a light-squared one.
+    let to_corner = if bishops.0 & DARK != 0 {
+        (file + rank).min(14 - file - rank)
+    } else {
+        (file + 7 - rank).min(7 - file + rank)
+    };
+    // 0 on the four centre squares, 6 in the corners.
+    let from_centre = ((2 * file - 7).abs() + (2 * rank - 7).abs()) / 2 - 1;
+    let apart = king_distance(pos.king(strong), lone);
+    Some(
+        KBNK_BASE
+            + KBNK_CORNER * (7 - to_corner)
+            + KBNK_EDGE * from_centre
+            + KBNK_CLOSE * (7 - apart),
+    )
+}
+
+/// King, one bishop and pawns all on the a-file or all on the h-file (of `strong`)
+/// against a lone king: a draw (0) when the bishop cannot cover the promotion square
+/// and the lone king stands on it or next to it.
+fn wrong_bishop(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
+    let pawns = pos.colored(strong, PieceType::Pawn);
+    let bishops = pos.colored(strong, PieceType::Bishop);
+    let rest = pos.color(strong) & !pawns & !bishops;
+    if bishops.count() != 1 || pawns.is_empty() || rest.count() != 1 {
+        return None;
+    }
+    let file = if (pawns & !Bitboard::FILE_A).is_empty() {
+        0
+    } else if (pawns & !Bitboard::FILE_H).is_empty() {
+        7
+    } else {
+        return None;
+    };
+    let promotion = Square::from_coords(file, 7).relative(strong);
+    let promotion_dark = DARK & (1 << promotion.index()) != 0;
+    let bishop_dark = bishops.0 & DARK != 0;
+    (promotion_dark != bishop_dark && king_distance(pos.king(weak), promotion) <= 1).then_some(0)
+}
+
+/// King moves from `a` to `b`.
+fn king_distance(a: Square, b: Square) -> i32 {
+    let files = (i32::from(a.file()) - i32::from(b.file())).abs();
+    let ranks = (i32::from(a.rank()) - i32::from(b.rank())).abs();
+    files.max(ranks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> Option<i32> {
+        known_ending(&Position::from_fen(fen).expect("valid FEN"))
+    }
+
+    /// Ranks 8 to 2 of a board with a black king on the a-file, rank `rank` (2 to 8).
+    fn edge_fen(rank: usize) -> String {
+        let rows: Vec<&str> = (2..=8)
+            .rev()
+            .map(|r| if r == rank { "k7" } else { "8" })
+            .collect();
+        rows.join("/")
+    }
+
+    #[test]
+    fn kbnk_is_won_and_better_nearer_the_bishops_corner() {
+        // Dark-squared bishop (c1): a1 and h8 are the corners that mate.
+        let centre = eval("8/8/8/3k4/8/8/8/2B1KN2 w - - 0 1").expect("KBNK");
+        let wrong_corner = eval("k7/8/8/8/8/8/8/2B1KN2 w - - 0 1").expect("KBNK");
+        let right_corner = eval("8/8/8/8/8/8/8/k1B1KN2 w - - 0 1").expect("KBNK");
+        assert!(centre >= KBNK_BASE, "{centre}");
+        assert!(right_corner > wrong_corner, "{right_corner} {wrong_corner}");
+        assert!(right_corner > centre, "{right_corner} {centre}");
+        // The same from the lone king's side, and with a light-squared bishop (d1).
+        assert_eq!(eval("8/8/8/3k4/8/8/8/2B1KN2 b - - 0 1"), Some(-centre));
+        let light_right = eval("k7/8/8/8/8/8/8/3BKN2 w - - 0 1").expect("KBNK");
+        let light_wrong = eval("8/8/8/8/8/8/8/k2BKN2 w - - 0 1").expect("KBNK");
+        assert!(light_right > light_wrong, "{light_right} {light_wrong}");
+        // Black can have the pieces too (the mirror image: c8 is light, a8 and h1 mate).
+        assert_eq!(eval("2b1kn2/8/8/8/3K4/8/8/8 b - - 0 1"), Some(centre));
+        // The lone king walking along the edge from the wrong corner to the right one.
+        let edge: Vec<i32> = (2..=8)
+            .rev()
+            .map(|rank| eval(&format!("{}/B3KN2 w - - 0 1", edge_fen(rank))).expect("KBNK"))
+            .collect();
+        assert!(edge.windows(2).all(|w| w[0] < w[1]), "{edge:?}");
+    }
+
+    #[test]
+    fn the_wrong_bishop_and_rook_pawns_draw_when_the_king_holds_the_corner() {
+        // a8 is light; a dark-squared bishop (c1) never covers it.
+        assert_eq!(eval("k7/8/8/P7/8/8/8/2B1K3 w - - 0 1"), Some(0));
+        assert_eq!(eval("1k6/8/P7/P7/8/8/8/2B1K3 b - - 0 1"), Some(0));
+        // h1 is light for black's h-pawn; a dark-squared bishop (f8) never covers it.
+        assert_eq!(eval("5b2/8/8/8/4k3/7p/8/6K1 w - - 0 1"), Some(0));
+        // The right bishop, a king too far, another pawn or piece: the network decides.
+        assert_eq!(eval("k7/8/8/P7/8/8/8/3BK3 w - - 0 1"), None);
+        assert_eq!(eval("8/8/3k4/P7/8/8/8/2B1K3 w - - 0 1"), None);
+        assert_eq!(eval("k7/8/8/P7/8/8/1P6/2B1K3 w - - 0 1"), None);
+        assert_eq!(eval("k7/8/8/P7/8/8/8/2BNK3 w - - 0 1"), None);
+        assert_eq!(eval("k7/7p/8/P7/8/8/8/2B1K3 w - - 0 1"), None);
+    }
+
+    #[test]
+    fn other_positions_are_left_to_the_network() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1",
+            "8/8/8/3k4/8/8/8/2N1KN2 w - - 0 1",
+            "8/8/8/3k4/8/8/8/2R1K3 w - - 0 1",
+            "8/8/8/3k4/8/8/8/2B1K1n1 w - - 0 1",
+        ] {
+            assert_eq!(eval(fen), None, "{fen}");
+        }
+    }
+}
