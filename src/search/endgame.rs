@@ -4,8 +4,8 @@
 //!   such position alike, so the search finds no way to make progress and the fifty-move
 //!   rule ends the game);
 //! - king, bishop and pawns all on one rook file against a lone king, with the bishop
-//!   unable to cover the promotion square: drawn once the lone king stands next to that
-//!   square, where the network sees a piece and pawns up.
+//!   unable to cover the promotion square: drawn once the lone king stands on that square
+//!   or next to it, where the network sees a piece and pawns up.
 //!
 //! The search still searches these positions: a rule only replaces the static
 //! evaluation at the leaves, so a mate or a lost piece is found as anywhere else.
