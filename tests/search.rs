@@ -163,8 +163,9 @@ fn self_play(fen: &str, nodes: u64, plies: usize) -> (Position, Vec<String>) {
 
 #[test]
 fn king_bishop_and_knight_mate_a_lone_king() {
-    // The lone king starts in a corner the dark-squared bishop cannot mate in, and
-    // defends with the same search; the mate must come before the fifty-move rule.
+    // The lone king starts in a corner the bishop cannot mate in (first and last) or in
+    // the centre, and defends with the same search; the mate must come before the
+    // fifty-move rule.
     for fen in [
         "k7/8/8/8/8/8/8/2B1KN2 w - - 0 1",
         "8/8/8/3k4/8/8/8/1N2KB2 w - - 0 1",

@@ -1,7 +1,7 @@
 //! Draws the search recognises without searching: repetition, the fifty-move rule and
 //! material with which no mate is possible.
 
-use crate::board::{PieceType, Position};
+use crate::board::{Bitboard, PieceType, Position};
 
 /// Whether the position repeats one in `keys` (the keys of the positions before it,
 /// oldest first), looking back only as far as the last capture or pawn move.
@@ -33,8 +33,8 @@ pub fn insufficient_material(pos: &Position) -> bool {
     if !minors.more_than_one() {
         return true;
     }
-    const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
-    knights.is_empty() && (bishops.0 & LIGHT == 0 || bishops.0 & !LIGHT == 0)
+    let dark = Bitboard::DARK_SQUARES;
+    knights.is_empty() && ((bishops & dark).is_empty() || (bishops & !dark).is_empty())
 }
 
 #[cfg(test)]

@@ -24,9 +24,6 @@ const KBNK_EDGE: i32 = 10;
 /// Per step (king moves) the winning king stands closer to the lone king.
 const KBNK_CLOSE: i32 = 10;
 
-/// The dark squares (a1, c1, ..., h8).
-const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-
 /// The static evaluation of `pos` (side to move's view) when it is one of the endings
 /// above; `None` otherwise (the network's evaluation applies).
 #[inline]
@@ -38,7 +35,7 @@ pub fn known_ending(pos: &Position) -> Option<i32> {
     }
     let weak = Color::ALL
         .into_iter()
-        .find(|&c| pos.color(c) == Bitboard(1 << pos.king(c).index()))?;
+        .find(|&c| pos.color(c).count() == 1)?;
     let strong = weak.flip();
     let score = (occupied == 4)
         .then(|| kbnk(pos, strong, weak))
@@ -61,7 +58,7 @@ fn kbnk(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
     let lone = pos.king(weak);
     let (file, rank) = (i32::from(lone.file()), i32::from(lone.rank()));
     // Steps to a1 or h8 for a dark-squared bishop, to a8 or h1 for a light-squared one.
-    let to_corner = if bishops.0 & DARK != 0 {
+    let to_corner = if (bishops & Bitboard::DARK_SQUARES).any() {
         (file + rank).min(14 - file - rank)
     } else {
         (file + 7 - rank).min(7 - file + rank)
@@ -95,8 +92,8 @@ fn wrong_bishop(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
         return None;
     };
     let promotion = Square::from_coords(file, 7).relative(strong);
-    let promotion_dark = DARK & (1 << promotion.index()) != 0;
-    let bishop_dark = bishops.0 & DARK != 0;
+    let promotion_dark = Bitboard::DARK_SQUARES.has(promotion);
+    let bishop_dark = (bishops & Bitboard::DARK_SQUARES).any();
     (promotion_dark != bishop_dark && king_distance(pos.king(weak), promotion) <= 1).then_some(0)
 }
 

@@ -16,6 +16,8 @@ impl Bitboard {
     pub const FILE_A: Self = Self(0x0101_0101_0101_0101);
     /// The h-file.
     pub const FILE_H: Self = Self(0x8080_8080_8080_8080);
+    /// The dark squares: a1, c1, ..., h8.
+    pub const DARK_SQUARES: Self = Self(0xAA55_AA55_AA55_AA55);
     /// Ranks 1 and 8, where pawns promote or cannot stand.
     pub const BACK_RANKS: Self = Self(0xFF00_0000_0000_00FF);
 
