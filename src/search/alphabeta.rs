@@ -381,6 +381,41 @@ impl<'a> Search<'a> {
                     return score;
                 }
             }
+            // ProbCut: a capture that beats beta by a margin in a much shallower search
+            // will almost surely beat beta in the full one.
+            let pc_beta = beta + PROBCUT_MARGIN;
+            if depth >= PROBCUT_MIN_DEPTH
+                && beta.abs() < MATE_BOUND
+                && !hit.is_some_and(|h| {
+                    h.depth >= depth - PROBCUT_REDUCTION + 1 && from_tt(h.score, ply) < pc_beta
+                })
+            {
+                let mut captures = tactical_moves(&self.pos);
+                let mut picker = Picker::tactical(&self.pos, &mut captures, hash_move);
+                while let Some((mv, _)) = picker.pick() {
+                    if !see_ge(&self.pos, mv, pc_beta - static_eval) {
+                        continue;
+                    }
+                    let undo = self.make(mv, ply);
+                    let mut score = -self.quiesce(-pc_beta, -pc_beta + 1, ply + 1);
+                    if score >= pc_beta {
+                        let d = depth - PROBCUT_REDUCTION;
+                        score = -self.negamax(-pc_beta, -pc_beta + 1, d, ply + 1, false, None);
+                    }
+                    self.unmake(mv, &undo);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score >= pc_beta {
+                        let d = depth - PROBCUT_REDUCTION + 1;
+                        let stored = to_tt(score, ply);
+                        self.shared
+                            .tt
+                            .store(key, Some(mv), stored, raw_eval, d, Bound::Lower);
+                        return score;
+                    }
+                }
+            }
         }
         // No hash move at a deep node: a shallower search here is cheap to redo.
         if depth >= IIR_MIN_DEPTH && hash_move.is_none() {

@@ -29,6 +29,15 @@ pub const RAZOR_MAX_DEPTH: i32 = 2;
 /// Razoring margin per ply of depth left.
 pub const RAZOR_MARGIN: i32 = 250;
 
+/// ProbCut: from this depth left, a non-PV node is cut when a capture beats beta by
+/// [`PROBCUT_MARGIN`] in quiescence and then in a search [`PROBCUT_REDUCTION`] plies
+/// shallower.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// See [`PROBCUT_MIN_DEPTH`] (centipawns above beta).
+pub const PROBCUT_MARGIN: i32 = 200;
+/// See [`PROBCUT_MIN_DEPTH`] (plies).
+pub const PROBCUT_REDUCTION: i32 = 4;
+
 /// Internal iterative reduction: a node this deep without a hash move is searched one
 /// ply shallower (it is cheap to redo once the table knows a move).
 pub const IIR_MIN_DEPTH: i32 = 5;
