@@ -383,12 +383,12 @@ impl<'a> Search<'a> {
             }
             // ProbCut: a capture that beats beta by a margin in a much shallower search
             // will almost surely beat beta in the full one.
+            // The depth a ProbCut result stands for: one ply more than its search's.
             let pc_beta = beta + PROBCUT_MARGIN;
+            let pc_depth = depth - PROBCUT_REDUCTION + 1;
             if depth >= PROBCUT_MIN_DEPTH
                 && beta.abs() < MATE_BOUND
-                && !hit.is_some_and(|h| {
-                    h.depth >= depth - PROBCUT_REDUCTION + 1 && from_tt(h.score, ply) < pc_beta
-                })
+                && !hit.is_some_and(|h| h.depth >= pc_depth && from_tt(h.score, ply) < pc_beta)
             {
                 let mut captures = tactical_moves(&self.pos);
                 let mut picker = Picker::tactical(&self.pos, &mut captures, hash_move);
@@ -399,7 +399,7 @@ impl<'a> Search<'a> {
                     let undo = self.make(mv, ply);
                     let mut score = -self.quiesce(-pc_beta, -pc_beta + 1, ply + 1);
                     if score >= pc_beta {
-                        let d = depth - PROBCUT_REDUCTION;
+                        let d = pc_depth - 1;
                         score = -self.negamax(-pc_beta, -pc_beta + 1, d, ply + 1, false, None);
                     }
                     self.unmake(mv, &undo);
@@ -407,11 +407,15 @@ impl<'a> Search<'a> {
                         return 0;
                     }
                     if score >= pc_beta {
-                        let d = depth - PROBCUT_REDUCTION + 1;
                         let stored = to_tt(score, ply);
-                        self.shared
-                            .tt
-                            .store(key, Some(mv), stored, raw_eval, d, Bound::Lower);
+                        self.shared.tt.store(
+                            key,
+                            Some(mv),
+                            stored,
+                            raw_eval,
+                            pc_depth,
+                            Bound::Lower,
+                        );
                         return score;
                     }
                 }
