@@ -383,8 +383,8 @@ impl<'a> Search<'a> {
             }
             // ProbCut: a capture that beats beta by a margin in a much shallower search
             // will almost surely beat beta in the full one.
-            // The depth a ProbCut result stands for: one ply more than its search's.
             let pc_beta = beta + PROBCUT_MARGIN;
+            // The depth a ProbCut result stands for: one ply more than its search's.
             let pc_depth = depth - PROBCUT_REDUCTION + 1;
             if depth >= PROBCUT_MIN_DEPTH
                 && beta.abs() < MATE_BOUND
