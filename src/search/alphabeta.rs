@@ -52,6 +52,8 @@ pub struct Search<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
+    /// Double extensions on the path to each ply (bounded by [`DE_MAX`]).
+    doubles: [u8; MAX_PLY + 2],
     lmr: Box<[[u8; 64]; 64]>,
     /// The evaluation network's accumulators along the current path.
     acc: AccumulatorStack,
@@ -120,6 +122,7 @@ impl<'a> Search<'a> {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
+            doubles: [0; MAX_PLY + 2],
             lmr,
             acc,
             moved: [PieceTo::NONE; MAX_PLY + 2],
@@ -363,6 +366,7 @@ impl<'a> Search<'a> {
                 self.keys.push(key);
                 self.acc.push_null(ply);
                 self.moved[ply] = PieceTo::NONE;
+                self.doubles[ply + 1] = self.doubles[ply];
                 let undo = self.pos.make_null();
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true, None);
                 self.pos.unmake_null(&undo);
@@ -397,6 +401,7 @@ impl<'a> Search<'a> {
                         continue;
                     }
                     let undo = self.make(mv, ply);
+                    self.doubles[ply + 1] = self.doubles[ply];
                     let mut score = -self.quiesce(-pc_beta, -pc_beta + 1, ply + 1);
                     if score >= pc_beta {
                         let d = pc_depth - 1;
@@ -431,9 +436,11 @@ impl<'a> Search<'a> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         // Singular extension: the hash move is searched a ply deeper when every other
-        // move falls well short of its stored score; when even the others beat beta,
-        // the node is cut at once (multi-cut).
+        // move falls well short of its stored score, two plies deeper when they fall
+        // far short (a few times per path); when even the others beat beta, the node
+        // is cut at once (multi-cut).
         let mut singular = None;
+        let mut double = false;
         if let Some(h) = hit
             && !root
             && depth >= SE_MIN_DEPTH
@@ -450,6 +457,8 @@ impl<'a> Search<'a> {
             self.pv_len[ply] = ply;
             if score < s_beta {
                 singular = h.mv;
+                double =
+                    !pv_node && score < s_beta - DE_MARGIN && i32::from(self.doubles[ply]) < DE_MAX;
             } else if s_beta >= beta {
                 return s_beta;
             }
@@ -500,7 +509,13 @@ impl<'a> Search<'a> {
             }
             let nodes_before = self.nodes;
             let undo = self.make(mv, ply);
-            let extension = (gives_check || Some(mv) == singular) as i32;
+            let is_singular = Some(mv) == singular;
+            let extension = if is_singular && double {
+                2
+            } else {
+                (gives_check || is_singular) as i32
+            };
+            self.doubles[ply + 1] = self.doubles[ply] + (extension == 2) as u8;
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {

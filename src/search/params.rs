@@ -87,3 +87,9 @@ pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 /// ...the other moves must stay below the hash score minus this many centipawns per
 /// 8 plies of depth for the hash move to be extended.
 pub const SE_MARGIN: i32 = 16;
+
+/// Double extensions: a singular hash move at a non-PV node is extended two plies when
+/// the other moves fall this many centipawns below the singular beta...
+pub const DE_MARGIN: i32 = 20;
+/// ...at most this many times on one path (so the search still ends).
+pub const DE_MAX: i32 = 6;
