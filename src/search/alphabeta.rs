@@ -273,6 +273,8 @@ impl<'a> Search<'a> {
         }
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
+        // Children inherit the path's double extensions; the move loop adds its own.
+        self.doubles[ply + 1] = self.doubles[ply];
         if !root {
             if insufficient_material(&self.pos) || is_repetition(&self.pos, &self.keys) {
                 return 0;
@@ -366,7 +368,6 @@ impl<'a> Search<'a> {
                 self.keys.push(key);
                 self.acc.push_null(ply);
                 self.moved[ply] = PieceTo::NONE;
-                self.doubles[ply + 1] = self.doubles[ply];
                 let undo = self.pos.make_null();
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true, None);
                 self.pos.unmake_null(&undo);
@@ -401,7 +402,6 @@ impl<'a> Search<'a> {
                         continue;
                     }
                     let undo = self.make(mv, ply);
-                    self.doubles[ply + 1] = self.doubles[ply];
                     let mut score = -self.quiesce(-pc_beta, -pc_beta + 1, ply + 1);
                     if score >= pc_beta {
                         let d = pc_depth - 1;
