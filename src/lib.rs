@@ -2,7 +2,7 @@
 //!
 //! Dependencies point one way, each layer using only those before it:
 //! [`types`] -> [`attacks`] -> [`board`] -> [`movegen`] -> [`perft`] -> [`nnue`] /
-//! [`search`] -> [`uci`] / [`cli`], with [`compare`] (finding where two engines
+//! [`search`] -> [`uci`] / [`cli`], with `compare` (finding where two engines
 //! disagree) beside search, on [`client`] (the one client for other engines and
 //! programs, which uses no other module but [`lines`]). The core (types, attacks, board,
 //! movegen, perft) does no I/O; [`memory`] (how much memory a table may take, from

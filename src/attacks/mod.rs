@@ -68,14 +68,23 @@ fn fast_pext() -> bool {
         return false;
     }
     // AMD before Zen 3 (family 0x19) runs PEXT in microcode, slower than magics.
-    let vendor = std::arch::x86_64::__cpuid(0);
+    let vendor = cpuid(0);
     let amd = vendor.ebx == u32::from_le_bytes(*b"Auth");
     if !amd {
         return true;
     }
-    let eax = std::arch::x86_64::__cpuid(1).eax;
+    let eax = cpuid(1).eax;
     let family = ((eax >> 8) & 0xF) + ((eax >> 20) & 0xFF);
     family >= 0x19
+}
+
+/// CPUID leaf `leaf`. (`__cpuid` is a safe function in newer Rust and an unsafe one in
+/// the `rust-version` of `Cargo.toml`, which the block keeps building.)
+#[cfg(target_arch = "x86_64")]
+#[allow(unused_unsafe)]
+fn cpuid(leaf: u32) -> std::arch::x86_64::CpuidResult {
+    // SAFETY: every x86-64 CPU has CPUID, and leaves 0 and 1 exist on all of them.
+    unsafe { std::arch::x86_64::__cpuid(leaf) }
 }
 
 #[cfg(not(target_arch = "x86_64"))]

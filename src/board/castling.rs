@@ -86,7 +86,7 @@ pub const fn bit(color: Color, side: CastleSide) -> u8 {
 }
 
 impl Castling {
-    /// The rights as 4 bits (see [`bit`]).
+    /// The rights as 4 bits (see `bit`).
     #[inline(always)]
     pub const fn bits(&self) -> u8 {
         self.rights

@@ -2,7 +2,7 @@
 //!
 //! [`Position`] keeps bitboards by piece type and by colour, a square-to-piece array,
 //! castling rights, the en passant square, the move counters and an incremental Zobrist
-//! key. It is built only from a FEN that passes validation ([`fen`]), so every
+//! key. It is built only from a FEN that passes validation (`fen.rs`), so every
 //! `Position` is a legal chess position.
 
 mod castling;

@@ -3,9 +3,9 @@
 //! Pure functions on a [`Position`]; printing belongs to the UCI and CLI layers. Counts
 //! are `u128`: exact at any depth (a perft's count passes 2^64 well within
 //! [`MAX_DEPTH`]).
-//! - [`tree`]: the single-thread walk (last ply bulk-counted by popcount, never made);
-//! - [`parallel`]: the tree cut into subtrees shared out to threads;
-//! - [`hash`]: the optional transposition table of subtree counts;
+//! - `tree`: the single-thread walk (last ply bulk-counted by popcount, never made);
+//! - `parallel`: the tree cut into subtrees shared out to threads;
+//! - `hash`: the optional transposition table of subtree counts;
 //! - [`units`]: the tree split into work units for other processes or machines, and
 //!   the exact sum of their results.
 

@@ -1,6 +1,6 @@
-//! Search: iterative deepening over [`alphabeta`] with time management ([`time`]), a
-//! transposition table ([`tt`]) shared by Lazy SMP helper threads ([`smp`]), move
-//! ordering ([`ordering`]) and draw rules ([`draw`]).
+//! Search: iterative deepening over `alphabeta` with time management (`time`), a
+//! transposition table (`tt`) shared by Lazy SMP helper threads (`smp`), move ordering
+//! (`ordering`) and draw rules ([`draw`]).
 //!
 //! The interface the UCI worker uses is fixed here: a [`Searcher`] owned by the worker,
 //! driven by [`Limits`] and a shared [`Control`], reporting `info` lines through a
@@ -119,7 +119,7 @@ impl Searcher {
     }
 
     /// Sets the number of search threads (UCI `Threads`): the main thread and `n - 1`
-    /// Lazy SMP helpers ([`smp`]), started by each `go` and ended before `bestmove`.
+    /// Lazy SMP helpers (`smp`), started by each `go` and ended before `bestmove`.
     /// At most one per core (as perft), so that the UCI thread is always answered at
     /// once and no thread waits for a core.
     pub fn set_threads(&mut self, n: usize) {

@@ -1,8 +1,8 @@
 //! The UCI front end: `rookling` with no arguments speaks UCI on stdin/stdout.
 //!
-//! An input thread reads lines and parses them ([`parse`]: the pre-parser plus
+//! An input thread reads lines and parses them ([`parse()`]: the pre-parser plus
 //! vampirc-uci); the loop thread ([`run`]) applies them to the [`engine::Engine`], which
-//! owns the position and the options. Perft and search run on a worker thread ([`worker`]), so `isready`,
+//! owns the position and the options. Perft and search run on a worker thread (`worker`), so `isready`,
 //! `stop` and `quit` are answered at once even while it counts.
 //!
 //! Files: `command` (what a line means), `preparse` (what vampirc-uci cannot parse),
@@ -41,14 +41,14 @@ use std::time::Duration;
 const EOF_GRACE: Duration = Duration::from_millis(500);
 
 /// Speaks UCI on stdin/stdout until `quit` or end of input (where the jobs already
-/// sent get [`EOF_GRACE`] to finish).
+/// sent get `EOF_GRACE` to finish).
 pub fn run_stdio() {
     run(std::io::BufReader::new(std::io::stdin()));
 }
 
 /// Speaks UCI reading `input` (answers go to stdout) until `quit` or end of input.
 ///
-/// An input thread ([`input`]) reads and parses the lines; this thread applies them
+/// An input thread (`input`) reads and parses the lines; this thread applies them
 /// in order. Meanwhile it also passes on a hash table as soon as it is ready (so a
 /// refused `PerftHash` is reported at once), and a `quit` read while it waits for a
 /// table ends that wait.

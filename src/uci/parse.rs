@@ -1,6 +1,6 @@
 //! `parse`: one line of input to a [`Command`], a pure function.
 //!
-//! The pre-parser ([`super::preparse`]) reads `d`, `position`, `go` and `register`,
+//! The pre-parser (`preparse`) reads `d`, `position`, `go` and `register`,
 //! which vampirc-uci cannot read (or not completely); vampirc-uci parses every other
 //! command from the original line.
 

@@ -11,12 +11,12 @@
 //! - a **checkmate** is a check after which the opponent has no legal move.
 //!
 //! Two implementations of these definitions:
-//! - [`reference`]: makes every last-ply move and looks at the position it leads to;
-//!   slow, and obviously right;
-//! - the walk ([`walk`]), which counts the last ply from target sets ([`leaf`]) and makes
-//!   only the moves that give check (to look for mate), shared out between threads as
-//!   perft is ([`crate::perft::parallel`]), with a hash table of whole breakdowns
-//!   ([`table`]). Tests check it against [`reference`].
+//! - [`reference`](mod@reference): makes every last-ply move and looks at the position it
+//!   leads to; slow, and obviously right;
+//! - the walk (`walk.rs`), which counts the last ply from target sets (`leaf.rs`) and
+//!   makes only the moves that give check (to look for mate), shared out between threads
+//!   as perft is, with a hash table of whole breakdowns (`table.rs`). Tests check it
+//!   against the reference.
 
 mod leaf;
 pub mod reference;

@@ -1,6 +1,6 @@
 //! The statistics by definition: every last-ply move is made and the position it leads
 //! to looked at. Slow (about 17 times a perft), but plainly right: the fast walk is
-//! tested against it, and uses [`record`] for the rare moves it makes one by one (en
+//! tested against it, and uses `record` for the rare moves it makes one by one (en
 //! passant and castling).
 
 use super::{Stats, Tally};
