@@ -6,6 +6,7 @@ use super::draw::{insufficient_material, is_repetition};
 use super::endgame::known_ending;
 use super::ordering::{Heuristics, MAX_PLY, Picker, PieceTo, SEE_VALUE, captured, see_ge};
 use super::params::*;
+use super::root::{RootMoves, ScoreBound};
 use super::smp::Shared;
 use super::time::Clock;
 use super::tt::Bound;
@@ -45,10 +46,11 @@ pub struct Search<'a> {
     pub aborted: bool,
     /// Whether a stop may be honoured (false during the first iteration).
     pub can_abort: bool,
-    root_moves: Vec<Move>,
-    /// Nodes spent below each root move (same order as `root_moves`) in this search:
-    /// the time manager's measure of how settled the best move is.
-    root_move_nodes: Vec<u64>,
+    /// The root moves and what their last searches found.
+    pub root_moves: RootMoves,
+    /// The MultiPV line being searched (0: the first): the root searches only the root
+    /// moves from this index on.
+    pub pv_idx: usize,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
@@ -117,8 +119,8 @@ impl<'a> Search<'a> {
             seldepth: 0,
             aborted: false,
             can_abort: false,
-            root_move_nodes: vec![0; root_moves.len()],
-            root_moves,
+            root_moves: RootMoves::new(&root_moves),
+            pv_idx: 0,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
@@ -136,11 +138,7 @@ impl<'a> Search<'a> {
 
     /// The share (0 to 1) of this thread's root-move nodes that went to `mv`.
     pub fn root_share(&self, mv: Move) -> f64 {
-        let total: u64 = self.root_move_nodes.iter().sum();
-        let Some(i) = self.root_moves.iter().position(|&m| m == mv) else {
-            return 0.0;
-        };
-        self.root_move_nodes[i] as f64 / total.max(1) as f64
+        self.root_moves.node_share(mv)
     }
 
     /// Permille of the hash table filled in this search.
@@ -241,6 +239,31 @@ impl<'a> Search<'a> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Records root move `i`'s search (score `score` against the window `alpha`, `beta`
+    /// it was searched in, its PV in the row below the root), as Stockfish does: the
+    /// first move of a line and every move that raised alpha keep their score and PV,
+    /// marked as a bound when they fell outside the window; the others get `-INF`.
+    fn record_root(&mut self, i: usize, score: i32, alpha: i32, beta: i32, first: bool) {
+        let seldepth = self.seldepth;
+        let child = &self.pv[1][1..self.pv_len[1].max(1)];
+        let rm = self.root_moves.get_mut(i);
+        if first || score > alpha {
+            rm.score = score;
+            rm.bound = if score >= beta {
+                ScoreBound::Lower
+            } else if score <= alpha {
+                ScoreBound::Upper
+            } else {
+                ScoreBound::Exact
+            };
+            rm.seldepth = seldepth;
+            rm.pv.truncate(1);
+            rm.pv.extend_from_slice(child);
+        } else {
+            rm.score = -INF;
+        }
+    }
+
     /// Whether the side to move has a piece other than pawns and the king.
     fn has_pieces(&self) -> bool {
         let us = self.pos.side_to_move();
@@ -306,7 +329,14 @@ impl<'a> Search<'a> {
         } else {
             self.shared.tt.probe(key)
         };
-        let hash_move = hit.and_then(|h| h.mv);
+        // Below the first MultiPV line the root tries first the move that held this
+        // line in the last iteration (the table's move belongs to the first line).
+        let later_line = root && self.pv_idx > 0;
+        let hash_move = if later_line {
+            self.root_moves.as_slice().get(self.pv_idx).map(|rm| rm.mv)
+        } else {
+            hit.and_then(|h| h.mv)
+        };
         if let Some(h) = hit
             && !pv_node
             && !root
@@ -476,12 +506,13 @@ impl<'a> Search<'a> {
             if Some(mv) == excluded {
                 continue;
             }
-            // At the root, the move's place among the allowed moves (`searchmoves`).
+            // At the root, the move's place among the moves this MultiPV line may take
+            // (`searchmoves`, less the earlier lines' moves).
             let root_index = if root {
-                let Some(i) = self.root_moves.iter().position(|&m| m == mv) else {
-                    continue;
-                };
-                i
+                match self.root_moves.index_of(mv) {
+                    Some(i) if i >= self.pv_idx => i,
+                    _ => continue,
+                }
             } else {
                 0
             };
@@ -546,12 +577,15 @@ impl<'a> Search<'a> {
             }
             self.unmake(mv, &undo);
             if root {
-                self.root_move_nodes[root_index] += self.nodes - nodes_before;
+                self.root_moves.get_mut(root_index).nodes += self.nodes - nodes_before;
             }
             if self.aborted {
                 return 0;
             }
             searched += 1;
+            if root {
+                self.record_root(root_index, score, alpha, beta, searched == 1);
+            }
             if score > best {
                 best = score;
                 if score > alpha {
@@ -596,7 +630,9 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        if excluded.is_none() {
+        // A later MultiPV line's root result is the best of some moves only: it is
+        // neither the position's value nor its best move.
+        if excluded.is_none() && !later_line {
             // Learn the evaluation's error where the search result is trustworthy: a
             // quiet best move (or none), and a bound that does not point the other way.
             let quiet_best = best_move.is_none_or(|mv| !self.pos.is_capture(mv));

@@ -24,10 +24,36 @@ const KBNK_EDGE: i32 = 10;
 /// Per step (king moves) the winning king stands closer to the lone king.
 const KBNK_CLOSE: i32 = 10;
 
+/// An ending scored by rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// King, bishop and knight against a lone king.
+    Kbnk,
+    /// King, bishop of the wrong colour and rook pawns against a lone king.
+    WrongBishop,
+}
+
+impl Rule {
+    /// A short name for the rule (printed by UCI `eval`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Kbnk => "KBNvK",
+            Self::WrongBishop => "wrong bishop and rook pawns vK",
+        }
+    }
+}
+
 /// The static evaluation of `pos` (side to move's view) when it is one of the endings
 /// above; `None` otherwise (the network's evaluation applies).
 #[inline]
 pub fn known_ending(pos: &Position) -> Option<i32> {
+    known_rule(pos).map(|(_, score)| score)
+}
+
+/// Which rule scores `pos`, and its score (side to move's view); `None` when the
+/// network's evaluation applies.
+#[inline]
+pub fn known_rule(pos: &Position) -> Option<(Rule, i32)> {
     // Both endings have a lone king; most positions have far more pieces.
     let occupied = pos.occupied().count();
     if occupied > 12 {
@@ -37,15 +63,18 @@ pub fn known_ending(pos: &Position) -> Option<i32> {
         .into_iter()
         .find(|&c| pos.color(c).count() == 1)?;
     let strong = weak.flip();
-    let score = (occupied == 4)
-        .then(|| kbnk(pos, strong, weak))
+    let (rule, score) = (occupied == 4)
+        .then(|| kbnk(pos, strong, weak).map(|s| (Rule::Kbnk, s)))
         .flatten()
-        .or_else(|| wrong_bishop(pos, strong, weak))?;
-    Some(if pos.side_to_move() == strong {
-        score
-    } else {
-        -score
-    })
+        .or_else(|| wrong_bishop(pos, strong, weak).map(|s| (Rule::WrongBishop, s)))?;
+    Some((
+        rule,
+        if pos.side_to_move() == strong {
+            score
+        } else {
+            -score
+        },
+    ))
 }
 
 /// King, bishop and knight (of `strong`) against a lone king: won, more so the nearer

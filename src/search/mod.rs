@@ -9,20 +9,29 @@
 pub(crate) mod alphabeta;
 pub mod draw;
 pub(crate) mod endgame;
+pub mod eval;
 mod limits;
 pub(crate) mod ordering;
 pub mod params;
+mod report;
+pub(crate) mod root;
 pub mod selfplay;
+pub mod skill;
 pub(crate) mod smp;
 pub(crate) mod time;
 pub(crate) mod tt;
+pub mod wdl;
 
 pub use limits::Limits;
+pub use skill::Skill;
 
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
 use alphabeta::{INF, MATE, MATE_BOUND, Search};
 use ordering::{Heuristics, MAX_PLY};
+use report::Report;
+use root::{Line, ScoreBound};
+use selfplay::Rng;
 use smp::{DoneOnDrop, Root, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -54,6 +63,14 @@ pub struct Searcher {
     threads: usize,
     move_overhead_ms: u64,
     last_nodes: u64,
+    /// `MultiPV`: lines reported.
+    multipv: usize,
+    /// `Skill Level` / `UCI_LimitStrength`.
+    skill: Skill,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
+    /// The weakened search's random pick.
+    rng: Rng,
 }
 
 /// The outcome of a search: the move to play and the expected reply.
@@ -76,11 +93,28 @@ pub fn is_mate_score(score: i32) -> bool {
 /// The deepest iteration started without a `depth` limit.
 const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
 
-/// The last completed (or partially completed) iteration.
+/// The most MultiPV lines (UCI `MultiPV`).
+pub const MAX_MULTIPV: usize = 256;
+
+/// How long a search runs before it also reports a line whose aspiration window
+/// failed (with `lowerbound` or `upperbound`), as Stockfish does: a GUI then sees
+/// progress in a long analysis, and a fast game is not flooded with lines.
+const REPORT_BOUNDS_AFTER: Duration = Duration::from_secs(3);
+
+/// The last completed (or, with one line, partially completed) iteration.
 struct Best {
     depth: i32,
     score: i32,
     pv: Vec<Move>,
+}
+
+/// How many lines one search looks at and how it reports them.
+#[derive(Clone, Copy)]
+struct View {
+    /// Lines reported (`MultiPV`, at most the number of root moves).
+    shown: usize,
+    /// Whether to add `wdl` to the score.
+    show_wdl: bool,
 }
 
 impl Searcher {
@@ -93,7 +127,28 @@ impl Searcher {
             threads: 1,
             move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
             last_nodes: 0,
+            multipv: 1,
+            skill: Skill::FULL,
+            show_wdl: false,
+            rng: Rng::new(time_seed()),
         }
+    }
+
+    /// Sets the number of lines each search reports (UCI `MultiPV`, 1 to
+    /// [`MAX_MULTIPV`]): every iteration searches the best move, then the best of the
+    /// others, and so on, and reports each line; `bestmove` is the first line's move.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.clamp(1, MAX_MULTIPV);
+    }
+
+    /// Sets the playing strength (UCI `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`).
+    pub fn set_skill(&mut self, skill: Skill) {
+        self.skill = skill;
+    }
+
+    /// Whether score lines carry `wdl W D L` (UCI `UCI_ShowWDL`).
+    pub fn set_show_wdl(&mut self, on: bool) {
+        self.show_wdl = on;
     }
 
     /// Resizes the hash table (UCI `Hash`); its contents are lost.
@@ -183,22 +238,45 @@ impl Searcher {
         for heur in &mut self.helpers {
             heur.new_search();
         }
-        let max_depth = limits
+        let mut max_depth = limits
             .depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        // A weakened search looks at a few lines to a shallow depth.
+        let skill = self.skill.enabled().then_some(self.skill);
+        let mut lines = self.multipv;
+        if let Some(skill) = skill {
+            max_depth = max_depth.min(skill.depth());
+            lines = lines.max(skill::LINES);
+        }
+        let view = View {
+            shown: self.multipv.min(root_moves.len()),
+            show_wdl: self.show_wdl,
+        };
         let shared = Shared::new(&self.tt, control, limits.nodes, self.helpers.len());
         let root = Root {
             pos,
             history,
             moves: &root_moves,
             max_depth,
+            lines: lines.min(root_moves.len()),
         };
         let (main, helper_heurs) = (&mut self.heur, &mut self.helpers);
+        let rng = &mut self.rng;
         let (best, nodes) = std::thread::scope(|scope| {
             let done = DoneOnDrop(&shared);
             let helpers = smp::spawn_helpers(scope, helper_heurs, root, &shared);
             let mut search = Search::new(pos, history, root_moves.clone(), main, clock, &shared, 0);
-            let best = iterate(&mut search, root, limits, control, report);
+            let (mut best, mut lines) = iterate(&mut search, root, limits, control, view, report);
+            if let Some(skill) = skill {
+                let pick = skill.pick(&lines, rng);
+                if pick > 0 {
+                    // Played, so reported as the first line (as Stockfish does).
+                    lines.swap(0, pick);
+                    best.score = lines[0].score;
+                    best.pv = lines[0].pv.clone();
+                    report_lines(&search, root.pos, view, &lines, 0, report);
+                }
+            }
             drop(done);
             let mut nodes = search.nodes;
             for helper in helpers {
@@ -225,39 +303,72 @@ impl Searcher {
     }
 }
 
+/// A clock-based seed for the weakened search's random pick.
+fn time_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
 /// The main thread's iterative deepening: reports each iteration, decides when to stop
-/// deepening; the best result found.
+/// deepening; the best result found and the lines of the last completed iteration
+/// (`root.lines` of them, best first).
+///
+/// With one line, an iteration cut short by the clock or `stop` still counts for the
+/// move it found best (with the last completed iteration's score), as before MultiPV
+/// existed. With more, the last completed iteration's lines stand, and are reported
+/// again: lines of a half-finished iteration are never reported as final.
 fn iterate(
     search: &mut Search,
     root: Root,
     limits: &Limits,
     control: &Control,
+    view: View,
     report: &mut dyn FnMut(String),
-) -> Best {
+) -> (Best, Vec<Line>) {
     let mut best = Best {
         depth: 0,
         score: 0,
         pv: vec![root.moves[0]],
     };
+    let mut lines: Vec<Line> = Vec::new();
     let mut stable_iterations = 0;
     // The score of every finished iteration, to see it fall.
     let mut scores = Vec::new();
     for depth in 1..=root.max_depth {
         let previous_best = best.pv[0];
         search.can_abort = depth > 1;
-        let score = aspiration(search, depth, best.score);
-        let pv = search.root_pv();
-        if !pv.is_empty() && root.moves.contains(&pv[0]) {
-            best.pv = pv.to_vec();
-            if !search.aborted {
-                best.score = score;
-                best.depth = depth;
+        let (score, pv) = search_lines(search, depth, root.lines, best.score, &mut |search| {
+            if search.clock.elapsed() >= REPORT_BOUNDS_AFTER {
+                let line = search.root_moves.line(search.pv_idx, depth);
+                if line.score > -INF && search.pv_idx < view.shown {
+                    report_lines(search, root.pos, view, &[line], search.pv_idx, report);
+                }
             }
+        });
+        if root.lines == 1 {
+            if !pv.is_empty() && root.moves.contains(&pv[0]) {
+                best.pv = pv;
+                if !search.aborted {
+                    best.score = score;
+                    best.depth = depth;
+                }
+            }
+        } else if !search.aborted {
+            lines = (0..root.lines)
+                .map(|i| search.root_moves.line(i, depth))
+                .collect();
+            best.pv = lines[0].pv.clone();
+            best.score = lines[0].score;
+            best.depth = depth;
         }
         if search.aborted {
             break;
         }
-        report(info_line(search, &best, root.pos));
+        if root.lines == 1 {
+            lines = vec![single_line(search, &best)];
+        }
+        report_lines(search, root.pos, view, &lines, 0, report);
         // `mate N`: a mate in N moves or fewer was found (`mate 0` asks for none).
         if let Some(n) = limits.mate
             && (n == 0 || best.score >= MATE_BOUND && ((MATE - best.score + 1) / 2) as u32 <= n)
@@ -288,15 +399,92 @@ fn iterate(
         }
     }
     if search.aborted {
-        report(info_line(search, &best, root.pos));
+        if root.lines == 1 {
+            lines = vec![single_line(search, &best)];
+        }
+        report_lines(search, root.pos, view, &lines, 0, report);
     }
-    best
+    (best, lines)
 }
 
-/// Searches one iteration in a window around the last score, widening on failure.
-fn aspiration(search: &mut Search, depth: i32, last: i32) -> i32 {
+/// The one line of a single-line search: `best`, at the iteration's seldepth.
+fn single_line(search: &Search, best: &Best) -> Line {
+    Line {
+        depth: best.depth,
+        seldepth: search.seldepth,
+        score: best.score,
+        bound: ScoreBound::Exact,
+        pv: best.pv.clone(),
+    }
+}
+
+/// Reports `lines` as MultiPV lines `first + 1`, `first + 2`, ... (those up to
+/// `view.shown`).
+fn report_lines(
+    search: &Search,
+    root: &Position,
+    view: View,
+    lines: &[Line],
+    first: usize,
+    report: &mut dyn FnMut(String),
+) {
+    let stats = Report {
+        root,
+        nodes: search.total_nodes(),
+        elapsed: search.clock.elapsed(),
+        hashfull: search.tt_hashfull(),
+        show_wdl: view.show_wdl,
+    };
+    for (i, line) in lines.iter().enumerate() {
+        if first + i < view.shown {
+            report(stats.line(line, first + i + 1));
+        }
+    }
+}
+
+/// One iteration of `depth` over MultiPV lines 1 to `lines`: each line searched in
+/// an aspiration window (the first around `last`, the score of the last iteration's
+/// first line), then the moves it searched sorted best first, and the lines so far
+/// sorted among themselves. Returns the first line's
+/// score and the root's PV right after it was searched (the partial result if the
+/// search was aborted then). `on_fail` sees the search after every failed window.
+fn search_lines(
+    search: &mut Search,
+    depth: i32,
+    lines: usize,
+    last: i32,
+    on_fail: &mut dyn FnMut(&Search),
+) -> (i32, Vec<Move>) {
+    search.root_moves.start_iteration();
+    let mut first = (last, Vec::new());
+    for pv_idx in 0..lines {
+        search.pv_idx = pv_idx;
+        let center = match pv_idx {
+            0 => last,
+            _ => search.root_moves.as_slice()[pv_idx].previous_score,
+        };
+        let score = aspiration(search, depth, center, on_fail);
+        if pv_idx == 0 {
+            first = (score, search.root_pv().to_vec());
+        }
+        if search.aborted {
+            break;
+        }
+        search.root_moves.sort_lines(pv_idx + 1);
+    }
+    search.pv_idx = 0;
+    first
+}
+
+/// Searches the current MultiPV line in a window around `last`, widening on failure;
+/// the root moves it searched are sorted after each window.
+fn aspiration(search: &mut Search, depth: i32, last: i32, on_fail: &mut dyn FnMut(&Search)) -> i32 {
     if depth < params::ASPIRATION_MIN_DEPTH || last.abs() >= MATE_BOUND {
-        return search.root(-INF, INF, depth);
+        let score = search.root(-INF, INF, depth);
+        if !search.aborted {
+            search.root_moves.sort_from(search.pv_idx);
+        }
+        return score;
     }
     let mut delta = params::ASPIRATION_DELTA;
     let (mut alpha, mut beta) = ((last - delta).max(-INF), (last + delta).min(INF));
@@ -304,6 +492,10 @@ fn aspiration(search: &mut Search, depth: i32, last: i32) -> i32 {
         let score = search.root(alpha, beta, depth);
         if search.aborted {
             return score;
+        }
+        search.root_moves.sort_from(search.pv_idx);
+        if score <= alpha || score >= beta {
+            on_fail(search);
         }
         if score <= alpha {
             beta = (alpha + beta) / 2;
@@ -327,45 +519,4 @@ fn wait_for_release(limits: &Limits, control: &Control) {
     while (limits.infinite || control.pondering.load(Ordering::Relaxed)) && !control.stopped() {
         std::thread::sleep(Duration::from_millis(1));
     }
-}
-
-/// `score cp X` or `score mate M` (M moves, negative when getting mated).
-fn score_text(score: i32) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        format!("mate -{}", (MATE + score) / 2)
-    } else {
-        format!("cp {score}")
-    }
-}
-
-/// One `info` line for the best result so far (nodes and nps over all threads); the PV is cut at the first move that
-/// is not legal (a defence against hash collisions).
-fn info_line(search: &Search, best: &Best, root: &Position) -> String {
-    let elapsed = search.clock.elapsed();
-    let ms = elapsed.as_millis() as u64;
-    let nodes = search.total_nodes();
-    let nps = (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
-    let mut pos = root.clone();
-    let mut pv = String::new();
-    for &mv in &best.pv {
-        if !legal_moves(&pos).contains(&mv) {
-            break;
-        }
-        pv.push(' ');
-        pv.push_str(&mv.uci(pos.is_chess960()).to_string());
-        pos.play(mv);
-    }
-    format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv{}",
-        best.depth.max(1),
-        search.seldepth.max(1),
-        score_text(best.score),
-        nodes,
-        nps,
-        search.tt_hashfull(),
-        ms,
-        pv
-    )
 }

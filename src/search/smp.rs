@@ -1,6 +1,7 @@
 //! Lazy SMP: helper threads search the same root as the main thread, sharing only the
 //! transposition table, so that each finds the others' results there.
 //!
+//! Helpers search the same MultiPV lines as the main thread, each line in turn.
 //! Helpers differ from the main thread and from each other in depth: odd helpers start
 //! one ply deeper and stay a ply ahead, and their move-ordering history is their own.
 //! They never report, never look at the clock and end as soon as the main thread is done
@@ -11,7 +12,7 @@ use super::alphabeta::Search;
 use super::ordering::Heuristics;
 use super::time::Clock;
 use super::tt::Tt;
-use super::{Control, Limits, aspiration};
+use super::{Control, Limits, search_lines};
 use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::{Scope, ScopedJoinHandle};
@@ -89,6 +90,8 @@ pub struct Root<'r> {
     pub moves: &'r [Move],
     /// The deepest iteration.
     pub max_depth: i32,
+    /// MultiPV lines searched (at most the number of root moves).
+    pub lines: usize,
 }
 
 /// Starts one helper thread per entry of `heurs` (helper `i + 1` uses `heurs[i]`);
@@ -136,7 +139,7 @@ fn helper(thread: usize, root: Root, heur: &mut Heuristics, shared: &Shared) -> 
     let mut score = 0;
     let mut depth = 1 + (thread % 2) as i32;
     while depth <= root.max_depth && !shared.done() {
-        let s = aspiration(&mut search, depth, score);
+        let (s, _) = search_lines(&mut search, depth, root.lines, score, &mut |_| {});
         if search.aborted {
             break;
         }

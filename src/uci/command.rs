@@ -62,6 +62,8 @@ pub enum Command {
     Quit,
     /// `d`: draw the board, FEN, key and checkers.
     Display,
+    /// `eval`: the static evaluation of the current position.
+    Eval,
 }
 
 /// Why a line is not a command.

@@ -6,7 +6,7 @@ use super::options::{Effect, Options, declarations};
 use super::prepare::{Preparing, Ready, Table};
 use super::preparse::quote;
 use super::worker::{Handle, Job, TableSlot, Worker};
-use super::{display, output};
+use super::{display, eval, output};
 use crate::board::Move;
 use crate::board::{FenError, Position};
 use crate::movegen::{MoveError, parse_move};
@@ -207,6 +207,7 @@ impl Engine {
             }
             Command::Quit => return Flow::Quit,
             Command::Display => output::send_all(&display::display(&self.pos)),
+            Command::Eval => output::send_all(&eval::lines(&self.pos)),
         }
         Flow::Continue
     }
@@ -410,6 +411,15 @@ impl Engine {
             }
             Ok(Effect::MoveOverhead(ms)) => {
                 self.worker.send(Job::SetMoveOverhead(ms), Arc::default());
+            }
+            Ok(Effect::MultiPv(lines)) => {
+                self.worker.send(Job::SetMultiPv(lines), Arc::default());
+            }
+            Ok(Effect::Skill(skill)) => {
+                self.worker.send(Job::SetSkill(skill), Arc::default());
+            }
+            Ok(Effect::ShowWdl(on)) => {
+                self.worker.send(Job::SetShowWdl(on), Arc::default());
             }
             Ok(Effect::Chess960(on)) => self.pos.set_chess960(on || self.fen_chess960),
             Err(e) => output::info(&format!("error: setoption: {e}")),

@@ -8,13 +8,14 @@
 //! Files: `command` (what a line means), `preparse` (what vampirc-uci cannot parse),
 //! `parse`, `input` (the thread that reads and parses lines), `engine` (state and
 //! commands), `worker`, `prepare` (hash tables allocated off the loop thread, before
-//! `readyok`), `options`, `display` (`d`), `stockfish_order` (root moves of `go perft`
+//! `readyok`), `options`, `display` (`d`), `eval` (`eval`), `stockfish_order` (root moves of `go perft`
 //! in Stockfish's order), `output` (every line written to stdout).
 
 pub mod command;
 mod display;
 pub(crate) mod divide;
 mod engine;
+mod eval;
 mod input;
 mod options;
 mod output;

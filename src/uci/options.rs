@@ -1,6 +1,7 @@
 //! The UCI options: their declarations (printed for `uci`), their values, and
 //! `setoption` checking (names case-insensitive, as in Stockfish).
 
+use crate::search::{MAX_MULTIPV, Skill, skill};
 use std::fmt;
 
 /// What kind of value an option takes.
@@ -21,8 +22,13 @@ enum Id {
     Hash,
     ClearHash,
     Ponder,
+    MultiPv,
+    SkillLevel,
     MoveOverhead,
     Chess960,
+    LimitStrength,
+    Elo,
+    ShowWdl,
     PerftHash,
 }
 
@@ -33,8 +39,8 @@ struct Spec {
     kind: Kind,
 }
 
-/// Every option, in the order `uci` lists them.
-const SPECS: [Spec; 7] = [
+/// Every option, in the order `uci` lists them (Stockfish's order for those it has).
+const SPECS: [Spec; 12] = [
     Spec {
         id: Id::Threads,
         name: "Threads",
@@ -64,6 +70,24 @@ const SPECS: [Spec; 7] = [
         kind: Kind::Check { default: false },
     },
     Spec {
+        id: Id::MultiPv,
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV as u64,
+        },
+    },
+    Spec {
+        id: Id::SkillLevel,
+        name: "Skill Level",
+        kind: Kind::Spin {
+            default: skill::MAX_LEVEL as u64,
+            min: 0,
+            max: skill::MAX_LEVEL as u64,
+        },
+    },
+    Spec {
         id: Id::MoveOverhead,
         name: "Move Overhead",
         kind: Kind::Spin {
@@ -75,6 +99,25 @@ const SPECS: [Spec; 7] = [
     Spec {
         id: Id::Chess960,
         name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::LimitStrength,
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::Elo,
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: skill::MIN_ELO as u64,
+            min: skill::MIN_ELO as u64,
+            max: skill::MAX_ELO as u64,
+        },
+    },
+    Spec {
+        id: Id::ShowWdl,
+        name: "UCI_ShowWDL",
         kind: Kind::Check { default: false },
     },
     Spec {
@@ -121,6 +164,16 @@ pub struct Options {
     pub chess960: bool,
     /// `PerftHash`: perft hash table, MB (0 = none).
     pub perft_hash_mb: usize,
+    /// `MultiPV`: lines a search reports.
+    pub multipv: usize,
+    /// `Skill Level`, 0 to 20.
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (it then overrides `Skill Level`).
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `UCI_ShowWDL`: win/draw/loss chances on score lines.
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -136,12 +189,17 @@ impl Default for Options {
             move_overhead_ms: spin(Id::MoveOverhead),
             chess960: false,
             perft_hash_mb: spin(Id::PerftHash) as usize,
+            multipv: spin(Id::MultiPv) as usize,
+            skill_level: spin(Id::SkillLevel) as u32,
+            limit_strength: false,
+            elo: spin(Id::Elo) as u32,
+            show_wdl: false,
         }
     }
 }
 
 /// What a successful `setoption` asks the engine to do besides storing the value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Effect {
     /// Nothing more.
     None,
@@ -157,6 +215,12 @@ pub enum Effect {
     Chess960(bool),
     /// Make the perft hash table of this many MB ready (0: none).
     PerftHash(usize),
+    /// Change the number of lines a search reports.
+    MultiPv(usize),
+    /// Change the playing strength.
+    Skill(Skill),
+    /// Show or hide win/draw/loss chances.
+    ShowWdl(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -263,6 +327,36 @@ impl Options {
                 self.perft_hash_mb = n as usize;
                 Effect::PerftHash(self.perft_hash_mb)
             }
+            Id::MultiPv => {
+                self.multipv = n as usize;
+                Effect::MultiPv(self.multipv)
+            }
+            Id::SkillLevel => {
+                self.skill_level = n as u32;
+                Effect::Skill(self.skill())
+            }
+            Id::LimitStrength => {
+                self.limit_strength = n != 0;
+                Effect::Skill(self.skill())
+            }
+            Id::Elo => {
+                self.elo = n as u32;
+                Effect::Skill(self.skill())
+            }
+            Id::ShowWdl => {
+                self.show_wdl = n != 0;
+                Effect::ShowWdl(self.show_wdl)
+            }
+        }
+    }
+
+    /// The playing strength the options ask for: `UCI_Elo` when `UCI_LimitStrength`
+    /// is on, else `Skill Level` (as in Stockfish).
+    pub fn skill(&self) -> Skill {
+        if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::from_level(self.skill_level)
         }
     }
 }
@@ -315,5 +409,44 @@ mod tests {
             Ok(Effect::PerftHash(65536))
         );
         assert_eq!(o.perft_hash_mb, 65536);
+    }
+
+    #[test]
+    fn strength_options_share_one_skill() {
+        let mut o = Options::default();
+        assert_eq!(o.skill(), Skill::FULL);
+        assert_eq!(o.set("multipv", Some("3")), Ok(Effect::MultiPv(3)));
+        assert!(o.set("MultiPV", Some("0")).is_err());
+        assert!(o.set("MultiPV", Some("257")).is_err());
+        assert_eq!(
+            o.set("Skill Level", Some("5")),
+            Ok(Effect::Skill(Skill::from_level(5)))
+        );
+        assert_eq!(
+            o.set("UCI_Elo", Some("1800")),
+            Ok(Effect::Skill(Skill::from_level(5))),
+            "UCI_Elo applies only with UCI_LimitStrength"
+        );
+        assert_eq!(
+            o.set("UCI_LimitStrength", Some("true")),
+            Ok(Effect::Skill(Skill::from_elo(1800)))
+        );
+        assert!(o.set("UCI_Elo", Some("1319")).is_err());
+        assert!(o.set("UCI_Elo", Some("2401")).is_err());
+        assert_eq!(o.elo, 1800);
+        assert_eq!(
+            o.set("UCI_ShowWDL", Some("true")),
+            Ok(Effect::ShowWdl(true))
+        );
+        let lines = declarations();
+        for line in [
+            "option name MultiPV type spin default 1 min 1 max 256",
+            "option name Skill Level type spin default 20 min 0 max 20",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_Elo type spin default 1320 min 1320 max 2400",
+            "option name UCI_ShowWDL type check default false",
+        ] {
+            assert!(lines.contains(&line.to_string()), "{line}");
+        }
     }
 }

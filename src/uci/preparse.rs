@@ -5,7 +5,7 @@
 //! only one of `ponder`, `infinite`, `movetime` and the clocks, reads at most 12 digits,
 //! panics on `depth`, `mate` or `movestogo` above 255, and rejects a whole `go` for one
 //! unknown word; `register name X` without a code panics inside it. So [`route`] reads
-//! `d`, `position`, `go` and `register` completely here, and hands every other command
+//! `d`, `eval`, `position`, `go` and `register` completely here, and hands every other command
 //! to vampirc as the original line (each line is read by exactly one of the two).
 
 use super::command::{Command, ParseError, Start};
@@ -53,6 +53,7 @@ pub fn route(line: &str) -> Route {
     let word = first.to_ascii_lowercase();
     match word.as_str() {
         "d" => Route::Done(Ok(Command::Display)),
+        "eval" => Route::Done(Ok(Command::Eval)),
         // Rookling needs no registration: any `register` line is accepted and ignored.
         "register" => Route::Done(Ok(Command::Register)),
         "position" => Route::Done(position(&tokens[1..])),
@@ -279,6 +280,7 @@ mod tests {
     fn routes_our_commands() {
         assert_eq!(route(" \t "), Route::Done(Err(ParseError::Empty)));
         assert_eq!(route("d"), Route::Done(Ok(Command::Display)));
+        assert_eq!(route("EVAL"), Route::Done(Ok(Command::Eval)));
         assert_eq!(route("register name x"), Route::Done(Ok(Command::Register)));
         assert_eq!(route("go perft 0"), Route::Done(Ok(Command::Perft(0))));
         let stats = Route::Done(Ok(Command::PerftStats(3)));

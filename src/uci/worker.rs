@@ -9,7 +9,7 @@ use crate::memory;
 use crate::perft::stats;
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::tt::Tt;
-use crate::search::{Control, Limits, Searcher, time};
+use crate::search::{Control, Limits, Searcher, Skill, time};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,6 +50,12 @@ pub enum Job {
     SetThreads(usize),
     /// `Move Overhead`, ms.
     SetMoveOverhead(u64),
+    /// `MultiPV`: lines a search reports.
+    SetMultiPv(usize),
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`: the playing strength.
+    SetSkill(Skill),
+    /// `UCI_ShowWDL`.
+    SetShowWdl(bool),
 }
 
 /// A job with its number and its control flags.
@@ -170,6 +176,9 @@ struct State {
     slot: TableSlot,
     threads: usize,
     move_overhead_ms: u64,
+    multipv: usize,
+    skill: Skill,
+    show_wdl: bool,
 }
 
 impl State {
@@ -179,16 +188,24 @@ impl State {
             slot,
             threads: 1,
             move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
+            multipv: 1,
+            skill: Skill::FULL,
+            show_wdl: false,
         }
     }
 
     /// A new searcher with the same settings (after a job panicked).
     fn fresh(&self) -> Self {
         let mut state = Self::new(self.searcher.hash_mb(), Arc::clone(&self.slot));
-        state.threads = self.threads;
-        state.move_overhead_ms = self.move_overhead_ms;
-        state.searcher.set_threads(self.threads);
-        state.searcher.set_move_overhead(self.move_overhead_ms);
+        for job in [
+            Job::SetThreads(self.threads),
+            Job::SetMoveOverhead(self.move_overhead_ms),
+            Job::SetMultiPv(self.multipv),
+            Job::SetSkill(self.skill),
+            Job::SetShowWdl(self.show_wdl),
+        ] {
+            state.run(job, &Control::default());
+        }
         state
     }
 
@@ -243,6 +260,18 @@ impl State {
             Job::SetMoveOverhead(ms) => {
                 self.move_overhead_ms = ms;
                 self.searcher.set_move_overhead(ms);
+            }
+            Job::SetMultiPv(lines) => {
+                self.multipv = lines;
+                self.searcher.set_multipv(lines);
+            }
+            Job::SetSkill(skill) => {
+                self.skill = skill;
+                self.searcher.set_skill(skill);
+            }
+            Job::SetShowWdl(on) => {
+                self.show_wdl = on;
+                self.searcher.set_show_wdl(on);
             }
         }
         Vec::new()

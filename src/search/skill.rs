@@ -1,0 +1,168 @@
+//! Playing weaker on purpose: `Skill Level` 0 to 20 and `UCI_LimitStrength` with
+//! `UCI_Elo`, on one mechanism, Stockfish's. A weakened search looks at least four
+//! MultiPV lines, stops deepening at a depth set by the level, and plays one of its
+//! lines picked with a random term that grows with the weakness: the mistakes are
+//! second- and third-best moves a few plies deep, the inaccuracies of a weaker player,
+//! never a random move. Below level 20 the search ends at that depth, so it plays fast.
+//!
+//! `UCI_Elo` maps onto a (fractional) level through a table measured against
+//! Stockfish 15.1 at the same `UCI_Elo` (docs/playing.md has the matches).
+
+use super::root::Line;
+use super::selfplay::Rng;
+
+/// The weakest `UCI_Elo` offered.
+pub const MIN_ELO: u32 = 1320;
+/// The strongest `UCI_Elo` offered: full strength.
+pub const MAX_ELO: u32 = 2400;
+/// The full-strength level.
+pub const MAX_LEVEL: u32 = 20;
+
+/// `(UCI_Elo, level)`: the level that plays at that Elo, measured; levels between two
+/// rows are interpolated.
+const ELO_LEVELS: [(u32, f64); 7] = [
+    (MIN_ELO, 0.0),
+    (1400, 0.3),
+    (1600, 2.0),
+    (1800, 4.2),
+    (2000, 6.6),
+    (2200, 9.1),
+    (MAX_ELO, 20.0),
+];
+
+/// How many lines a weakened search looks at, at least.
+pub const LINES: usize = 4;
+/// The random term's scale: the spread of the lines' scores, at most this (cp).
+const DELTA_MAX: i64 = 100;
+
+/// A strength setting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    /// 0 (weakest) to 20 (full strength), fractional for `UCI_Elo`.
+    level: f64,
+}
+
+impl Default for Skill {
+    fn default() -> Self {
+        Self::FULL
+    }
+}
+
+impl Skill {
+    /// Full strength.
+    pub const FULL: Self = Self {
+        level: MAX_LEVEL as f64,
+    };
+
+    /// `Skill Level` (0 to 20; more counts as 20).
+    pub fn from_level(level: u32) -> Self {
+        Self {
+            level: f64::from(level.min(MAX_LEVEL)),
+        }
+    }
+
+    /// `UCI_Elo` with `UCI_LimitStrength` (clamped to [`MIN_ELO`]..=[`MAX_ELO`]).
+    pub fn from_elo(elo: u32) -> Self {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let level =
+            ELO_LEVELS
+                .windows(2)
+                .find(|w| elo <= w[1].0)
+                .map_or(f64::from(MAX_LEVEL), |w| {
+                    let ((e0, l0), (e1, l1)) = (w[0], w[1]);
+                    l0 + (l1 - l0) * f64::from(elo - e0) / f64::from(e1 - e0)
+                });
+        Self { level }
+    }
+
+    /// The level, 0 to 20.
+    pub fn level(&self) -> f64 {
+        self.level
+    }
+
+    /// Whether the engine plays weaker than it can.
+    pub fn enabled(&self) -> bool {
+        self.level < f64::from(MAX_LEVEL)
+    }
+
+    /// The deepest iteration a weakened search runs.
+    pub fn depth(&self) -> i32 {
+        1 + self.level as i32
+    }
+
+    /// The line to play among `lines` (best first, all of one iteration, at least
+    /// one): Stockfish's rule. Every line's score gets a push towards the best one,
+    /// larger for weaker levels, plus a random term up to the spread of the scores
+    /// (at most [`DELTA_MAX`]) scaled by the weakness; the highest total is played.
+    pub fn pick(&self, lines: &[Line], rng: &mut Rng) -> usize {
+        let Some(top) = lines.first().map(|l| i64::from(l.score)) else {
+            return 0;
+        };
+        let last = lines.last().map_or(top, |l| i64::from(l.score));
+        let delta = (top - last).clamp(0, DELTA_MAX);
+        let weakness = 120.0 - 2.0 * self.level;
+        let mut best = (i64::MIN, 0);
+        for (i, line) in lines.iter().enumerate() {
+            let score = i64::from(line.score);
+            let random = rng.below((weakness as usize).max(1)) as i64;
+            let push = ((weakness * (top - score) as f64) as i64 + delta * random) / 128;
+            if score + push >= best.0 {
+                best = (score + push, i);
+            }
+        }
+        best.1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::root::ScoreBound;
+
+    fn lines(scores: &[i32]) -> Vec<Line> {
+        scores
+            .iter()
+            .map(|&score| Line {
+                depth: 5,
+                seldepth: 5,
+                score,
+                bound: ScoreBound::Exact,
+                pv: Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn elo_maps_onto_levels_in_order() {
+        assert_eq!(Skill::from_elo(MAX_ELO), Skill::FULL);
+        assert!(!Skill::from_elo(3000).enabled());
+        assert_eq!(Skill::from_elo(0).level(), 0.0);
+        let mut last = -1.0;
+        for elo in (MIN_ELO..=MAX_ELO).step_by(20) {
+            let level = Skill::from_elo(elo).level();
+            assert!(level > last || elo == MIN_ELO, "{elo}");
+            last = level;
+        }
+        assert_eq!(Skill::from_level(25), Skill::FULL);
+        assert_eq!(Skill::from_level(3).depth(), 4);
+    }
+
+    #[test]
+    fn weak_levels_pick_worse_lines_and_far_worse_ones_rarely() {
+        let mut rng = Rng::new(7);
+        let close = lines(&[30, 20, 10, 0]);
+        let far = lines(&[300, -200, -400, -600]);
+        let count = |skill: Skill, l: &[Line], rng: &mut Rng| {
+            (0..1000).filter(|_| skill.pick(l, rng) != 0).count()
+        };
+        let weak = count(Skill::from_level(0), &close, &mut rng);
+        let strong = count(Skill::from_level(18), &close, &mut rng);
+        assert!(weak > strong, "{weak} {strong}");
+        assert!(weak > 300, "{weak}");
+        // A line 5 pawns worse: level 0 (about 1320 Elo) plays it now and then, less
+        // often than a close one; level 15 never.
+        let blunders = count(Skill::from_level(0), &far, &mut rng);
+        assert!(blunders < weak, "{blunders} {weak}");
+        assert_eq!(count(Skill::from_level(15), &far, &mut rng), 0);
+    }
+}
