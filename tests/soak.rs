@@ -14,6 +14,15 @@
 //! Also checked: the only `info string error: ...` lines are those of the refused
 //! `position`s and `setoption`s, in order, and no other `info string` comes unasked.
 //!
+//! Then the same sequences (same seed, same number) go through a closed pipe: all of
+//! the input at once, then end of file (no `quit`), as a script sends them. Every answer
+//! is checked the same way, and the two runs must agree: as many `bestmove`s,
+//! `readyok`s, refusals and `go perft` answers. Two things differ by design: a job
+//! only `stop` ends may be stopped by the end of the input instead (a search) and a
+//! `stop` may reach a job queued earlier that interactively had finished already, so
+//! the piped run's long perft is one that ends by itself (perft 5), and a stopped
+//! search needs no `stop` of its own there.
+//!
 //! It runs for `SOAK_SECONDS` (default 20) and at least `SOAK_SEQUENCES` sequences
 //! (default 2,000), and until every kind of check above has happened, whichever is
 //! last (failing if that takes ten times `SOAK_SECONDS`, at least 300 s);
@@ -23,6 +32,7 @@
 mod common;
 
 use common::Uci;
+use common::session::Mode;
 use rookling::board::{Position, START_FEN};
 use rookling::movegen::{legal_moves, parse_move};
 use rookling::perft::divide;
@@ -95,6 +105,11 @@ enum Kind {
 /// The engine's position as this test works it out, and everything still owed.
 struct Session {
     engine: Uci,
+    mode: Mode,
+    /// Piped: every line sent, written at once at the end.
+    input: String,
+    /// Piped: the `uci` handshake's lines are still coming.
+    handshake: bool,
     pos: Position,
     chess960_option: bool,
     fen_chess960: bool,
@@ -114,7 +129,7 @@ struct Session {
 }
 
 /// What was checked, printed at the end.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone, PartialEq, Eq)]
 struct Counts {
     sequences: usize,
     commands: usize,
@@ -165,20 +180,55 @@ impl Session {
     }
 
     fn send(&mut self, line: &str) {
-        self.remember(format!(">> {line}"));
-        self.engine.send(line);
         self.checks.commands += 1;
+        match self.mode {
+            Mode::Interactive => {
+                self.remember(format!(">> {line}"));
+                self.engine.send(line);
+            }
+            Mode::Piped => {
+                self.input.push_str(line);
+                self.input.push('\n');
+            }
+        }
     }
 
-    /// Reads and checks every line already available.
+    /// Reads and checks every line already available (interactive only).
     fn drain(&mut self) {
+        if self.mode == Mode::Piped {
+            return;
+        }
         while let Some(line) = self.engine.next_line(Duration::ZERO) {
             self.check_line(line);
         }
     }
 
-    /// Reads and checks lines until everything owed has come.
+    /// Piped: writes all of the input at once, closes it, and checks every line until
+    /// the engine exits by itself; everything owed must have come.
+    fn end_of_input(&mut self) {
+        let input = std::mem::take(&mut self.input);
+        self.engine.send_bytes(input.as_bytes());
+        self.engine.close_input();
+        self.remember(format!(
+            ">> ({} bytes of input, then end of file)",
+            input.len()
+        ));
+        while let Some(line) = self.engine.next_line(PATIENCE) {
+            self.check_line(line);
+        }
+        match self.engine.wait_exit(PATIENCE) {
+            Some(status) if status.success() => {}
+            other => self.fail(&format!("after the end of input: {other:?}")),
+        }
+        self.settle();
+    }
+
+    /// Reads and checks lines until everything owed has come (interactive; piped, only
+    /// once the input has ended).
     fn settle(&mut self) {
+        if self.mode == Mode::Piped && !self.input.is_empty() {
+            return;
+        }
         let deadline = Instant::now() + PATIENCE;
         while !self.pending.is_empty()
             || self.readies_got < self.readies_sent
@@ -194,6 +244,14 @@ impl Session {
 
     fn check_line(&mut self, line: String) {
         self.remember(format!("<< {line}"));
+        if self.handshake {
+            if line == "uciok" {
+                self.handshake = false;
+            } else if !line.starts_with("id ") && !line.starts_with("option name ") {
+                self.fail(&format!("'{line}' in the answer to uci"));
+            }
+            return;
+        }
         if line == "readyok" {
             self.readies_got += 1;
             self.checks.readyoks += 1;
@@ -249,7 +307,8 @@ impl Session {
                     unreachable!("search_line is called for a search")
                 };
                 self.check_bestmove(pos, best, rest, &job.command);
-                if *needs_stop {
+                // Piped, the end of the input may be what stopped it.
+                if *needs_stop && self.mode == Mode::Interactive {
                     self.stopped_answer(&job);
                 }
                 self.checks.bestmoves += 1;
@@ -565,22 +624,31 @@ impl Session {
             self.pos = Position::startpos();
             self.pos.set_chess960(self.chess960_option);
             self.fen_chess960 = false;
+            // Piped, its `stop` may reach a job queued before it: it must end by itself.
+            let depth = match self.mode {
+                Mode::Interactive => 12,
+                Mode::Piped => 5,
+            };
             let kind = Kind::Perft {
                 pos: self.pos.clone(),
-                depth: 12,
-                needs_stop: true,
+                depth,
+                needs_stop: self.mode == Mode::Interactive,
                 divide: Vec::new(),
                 total: None,
             };
-            self.queue("go perft 12".into(), kind);
+            self.queue(format!("go perft {depth}"), kind);
         }
     }
 
     fn pause(&mut self, rng: &mut Rng) {
-        match rng.below(4) {
-            0 => {}
-            1 => std::thread::sleep(Duration::from_micros(rng.below(500))),
-            _ => std::thread::sleep(Duration::from_millis(rng.below(4))),
+        // Drawn in both modes, so that both send the same commands.
+        let pause = match rng.below(4) {
+            0 => Duration::ZERO,
+            1 => Duration::from_micros(rng.below(500)),
+            _ => Duration::from_millis(rng.below(4)),
+        };
+        if self.mode == Mode::Interactive {
+            std::thread::sleep(pause);
         }
         self.drain();
     }
@@ -671,9 +739,45 @@ fn random_command_sequences() {
         "soak: seed {seed}, {seconds} s and at least {sequences} sequences \
          (SOAK_SEED / SOAK_SECONDS / SOAK_SEQUENCES to change)"
     );
+    let interactive = soak(Mode::Interactive, seed, seconds, sequences);
+    assert!(interactive.sequences >= sequences && interactive.all_checked());
+    let piped = soak(Mode::Piped, seed, 0, interactive.sequences);
+    assert_eq!(piped.sequences, interactive.sequences);
+    // The same commands, so the same answers (a job a stop reached in one run may have
+    // finished in the other, but it answered once either way).
+    let same = |c: &Counts| {
+        (
+            c.commands,
+            c.bestmoves,
+            c.perfts_exact + c.perfts_stopped,
+            c.readyoks,
+            c.positions_refused,
+            c.errors,
+        )
+    };
+    assert_eq!(
+        same(&piped),
+        same(&interactive),
+        "{piped:?} / {interactive:?}"
+    );
+}
+
+/// Runs the soak in `mode`: interactively for at least `seconds` and `sequences` (and
+/// until every kind of check happened), then a `quit` during a job; piped, exactly
+/// `sequences`, then the end of the input. The checks made (commands counted before
+/// the last job and `quit`).
+fn soak(mode: Mode, seed: u64, seconds: u64, sequences: usize) -> Counts {
     let mut rng = Rng(seed);
+    let program = Path::new(env!("CARGO_BIN_EXE_rookling"));
+    let engine = match mode {
+        Mode::Interactive => Uci::start(program),
+        Mode::Piped => Uci::spawn(program, &[]),
+    };
     let mut session = Session {
-        engine: Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling"))),
+        engine,
+        mode,
+        input: String::new(),
+        handshake: mode == Mode::Piped,
         pos: Position::startpos(),
         chess960_option: false,
         fen_chess960: false,
@@ -687,16 +791,24 @@ fn random_command_sequences() {
         seed,
         checks: Counts::default(),
     };
+    if mode == Mode::Piped {
+        session.input.push_str("uci\n");
+    }
     let start = Instant::now();
-    // Until both the time and the number of sequences are reached, and every kind of
-    // check has happened at least once: a loaded machine runs longer, not less. But not
-    // forever: a kind of check that never happens is a failure, not a hang.
+    // Interactive: until both the time and the number of sequences are reached, and every
+    // kind of check has happened at least once: a loaded machine runs longer, not less.
+    // But not forever: a kind of check that never happens is a failure, not a hang.
     let limit = Duration::from_secs(seconds.saturating_mul(10).max(300));
-    while start.elapsed() < Duration::from_secs(seconds)
-        || session.checks.sequences < sequences
-        || !session.checks.all_checked()
-    {
-        if start.elapsed() > limit {
+    let more = |s: &Session| match mode {
+        Mode::Interactive => {
+            start.elapsed() < Duration::from_secs(seconds)
+                || s.checks.sequences < sequences
+                || !s.checks.all_checked()
+        }
+        Mode::Piped => s.checks.sequences < sequences,
+    };
+    while more(&session) {
+        if mode == Mode::Interactive && start.elapsed() > limit {
             session.fail(&format!(
                 "after {} s, still not every check done: {:?}",
                 limit.as_secs(),
@@ -705,18 +817,27 @@ fn random_command_sequences() {
         }
         session.sequence(&mut rng);
     }
-    // Quit with a job running: the process must end promptly, with status 0.
-    session.endless(&mut rng);
-    session.send("quit");
-    let status = session.engine.wait_exit(Duration::from_secs(5));
-    match status {
-        Some(status) if status.success() => {}
-        other => session.fail(&format!("after quit: {other:?}")),
-    }
+    let checks = match mode {
+        Mode::Interactive => {
+            let checks = session.checks.clone();
+            // Quit with a job running: the process must end promptly, with status 0.
+            session.endless(&mut rng);
+            session.send("quit");
+            match session.engine.wait_exit(Duration::from_secs(5)) {
+                Some(status) if status.success() => {}
+                other => session.fail(&format!("after quit: {other:?}")),
+            }
+            checks
+        }
+        Mode::Piped => {
+            session.end_of_input();
+            session.checks.clone()
+        }
+    };
     eprintln!(
-        "soak: {:?} in {:.1} s",
+        "soak ({mode:?}): {:?} in {:.1} s",
         session.checks,
         start.elapsed().as_secs_f64()
     );
-    assert!(session.checks.sequences >= sequences && session.checks.all_checked());
+    checks
 }

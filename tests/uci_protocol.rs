@@ -1,11 +1,56 @@
 //! The UCI front end as a GUI or a script meets it: handshake, `go perft` output line by
-//! line, `isready`/`stop`/`quit` during a long perft, options, `d`.
+//! line, `isready`/`stop`/`quit` during a long perft, options, `d`. Every fixed
+//! script runs both interactively and through a closed pipe
+//! ([`common::session::both`]); the tests that time answers or wait between commands
+//! run interactively, and their scripts also through a pipe.
 
 mod common;
 
+use common::session::{PerftAnswer, Transcript, both};
 use common::{GUARD, Uci, bound};
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// The divide lines and total of each `go perft` in `t` that counted.
+fn counted(t: &Transcript) -> Vec<(Vec<String>, u128)> {
+    t.perfts()
+        .into_iter()
+        .filter_map(|a| match a {
+            PerftAnswer::Counted(lines, total) => Some((lines, total)),
+            PerftAnswer::Stopped => None,
+        })
+        .collect()
+}
+
+/// Checks a counted answer against `expected` (as a set: the order is Stockfish's,
+/// checked elsewhere).
+fn check_counted((lines, total): &(Vec<String>, u128), expected: &[(&str, u64)]) {
+    let sum: u64 = expected.iter().map(|(_, c)| c).sum();
+    assert_eq!(*total, u128::from(sum));
+    let mut got = lines.clone();
+    let mut want: Vec<String> = expected.iter().map(|(m, c)| format!("{m}: {c}")).collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+}
+
+/// The lines of the `d` board in `t` (from the first board line to `Checkers:`).
+fn boards(t: &Transcript) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut board: Option<Vec<String>> = None;
+    for line in &t.lines {
+        if line.starts_with(" +---") && board.is_none() {
+            board = Some(Vec::new());
+        }
+        if let Some(b) = board.as_mut() {
+            b.push(line.trim_end().to_string());
+            if line.starts_with("Checkers:") {
+                found.extend(board.take());
+            }
+        }
+    }
+    found
+}
 
 fn rookling() -> Uci {
     Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")))
@@ -46,9 +91,15 @@ fn pairs(text: &str) -> Vec<(&str, u64)> {
 
 #[test]
 fn handshake() {
-    let mut engine = Uci::spawn(Path::new(env!("CARGO_BIN_EXE_rookling")), &[]);
-    engine.send("uci");
-    let lines = engine.read_until(|l| l == "uciok");
+    for t in both(&["uci", "isready"]) {
+        assert_eq!(t.lines.last().map(String::as_str), Some("readyok"));
+        handshake_lines(&t.lines[..t.lines.len() - 1]);
+    }
+}
+
+/// Checks the answer to `uci`, up to `uciok`.
+fn handshake_lines(lines: &[String]) {
+    assert_eq!(lines.last().map(String::as_str), Some("uciok"));
     assert_eq!(
         lines[0],
         format!("id name Rookling {}", env!("CARGO_PKG_VERSION"))
@@ -95,63 +146,107 @@ fn handshake() {
             .iter()
             .any(|l| l == "option name Hash type spin default 16 min 1 max 33554432")
     );
-    assert!(engine.sync().is_empty());
 }
 
 #[test]
 fn perft_divides_standard() {
-    let mut engine = rookling();
-    engine.send("position startpos");
-    check_divide(
-        &perft_lines(&mut engine, 3),
-        &pairs(
-            "a2a3: 380 a2a4: 420 b1a3: 400 b1c3: 440 b2b3: 420 b2b4: 421 c2c3: 420 c2c4: 441 \
-             d2d3: 539 d2d4: 560 e2e3: 599 e2e4: 600 f2f3: 380 f2f4: 401 g1f3: 440 g1h3: 400 \
-             g2g3: 420 g2g4: 421 h2h3: 380 h2h4: 420",
-        ),
-    );
-    engine.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -");
-    check_divide(
-        &perft_lines(&mut engine, 2),
-        &pairs(
-            "a1b1: 43 a1c1: 43 a1d1: 43 a2a3: 44 a2a4: 44 b2b3: 42 c3a4: 42 c3b1: 42 c3b5: 39 \
-             c3d1: 42 d2c1: 43 d2e3: 43 d2f4: 43 d2g5: 42 d2h6: 41 d5d6: 41 d5e6: 46 e1c1: 43 \
-             e1d1: 43 e1f1: 43 e1g1: 43 e2a6: 36 e2b5: 39 e2c4: 41 e2d1: 44 e2d3: 42 e2f1: 44 \
-             e5c4: 42 e5c6: 41 e5d3: 43 e5d7: 45 e5f7: 44 e5g4: 44 e5g6: 42 f3d3: 42 f3e3: 43 \
-             f3f4: 43 f3f5: 45 f3f6: 39 f3g3: 43 f3g4: 43 f3h3: 43 f3h5: 43 g2g3: 42 g2g4: 42 \
-             g2h3: 43 h1f1: 43 h1g1: 43",
-        ),
-    );
-    // perft 0 counts the position itself (Stockfish 15.1 prints nothing there).
-    assert_eq!(perft_lines(&mut engine, 0), ["", "Nodes searched: 1", ""]);
-    // Mate: no move, nothing to count.
-    engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
-    assert_eq!(perft_lines(&mut engine, 1), ["", "Nodes searched: 0", ""]);
-    assert!(engine.sync().is_empty(), "nothing after the blank line");
+    let script = [
+        "position startpos",
+        "go perft 3",
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+        "go perft 2",
+        "go perft 0",
+        "position startpos moves f2f3 e7e5 g2g4 d8h4",
+        "go perft 1",
+        "isready",
+    ];
+    for t in both(&script) {
+        let blocks = blocks(&t);
+        check_divide(
+            &blocks[0],
+            &pairs(
+                "a2a3: 380 a2a4: 420 b1a3: 400 b1c3: 440 b2b3: 420 b2b4: 421 c2c3: 420 c2c4: 441 \
+                 d2d3: 539 d2d4: 560 e2e3: 599 e2e4: 600 f2f3: 380 f2f4: 401 g1f3: 440 g1h3: 400 \
+                 g2g3: 420 g2g4: 421 h2h3: 380 h2h4: 420",
+            ),
+        );
+        check_divide(
+            &blocks[1],
+            &pairs(
+                "a1b1: 43 a1c1: 43 a1d1: 43 a2a3: 44 a2a4: 44 b2b3: 42 c3a4: 42 c3b1: 42 c3b5: 39 \
+                 c3d1: 42 d2c1: 43 d2e3: 43 d2f4: 43 d2g5: 42 d2h6: 41 d5d6: 41 d5e6: 46 e1c1: 43 \
+                 e1d1: 43 e1f1: 43 e1g1: 43 e2a6: 36 e2b5: 39 e2c4: 41 e2d1: 44 e2d3: 42 e2f1: 44 \
+                 e5c4: 42 e5c6: 41 e5d3: 43 e5d7: 45 e5f7: 44 e5g4: 44 e5g6: 42 f3d3: 42 f3e3: 43 \
+                 f3f4: 43 f3f5: 45 f3f6: 39 f3g3: 43 f3g4: 43 f3h3: 43 f3h5: 43 g2g3: 42 g2g4: 42 \
+                 g2h3: 43 h1f1: 43 h1g1: 43",
+            ),
+        );
+        // perft 0 counts the position itself (Stockfish 15.1 prints nothing there).
+        assert_eq!(blocks[2], ["", "Nodes searched: 1", ""], "{:?}", t.mode);
+        // Mate: no move, nothing to count.
+        assert_eq!(blocks[3], ["", "Nodes searched: 0", ""], "{:?}", t.mode);
+        // Nothing else: the answers and one `readyok` (which a pipe may bring first).
+        assert_eq!(t.count("readyok"), 1);
+        let printed: usize = blocks.iter().map(Vec::len).sum();
+        assert_eq!(t.lines.len(), printed + 1, "{:?}", t.lines);
+    }
+}
+
+/// Each `go perft` answer in `t` as printed: the divide lines, the blank line, the
+/// total and the blank line after it.
+fn blocks(t: &Transcript) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut end = 0;
+    for (i, line) in t.lines.iter().enumerate() {
+        if !line.starts_with("Nodes searched: ") {
+            continue;
+        }
+        let mut start = i;
+        while start > end && {
+            let l = &t.lines[start - 1];
+            l.is_empty() || l.split_once(": ").is_some_and(|(m, _)| m.len() <= 5)
+        } {
+            start -= 1;
+        }
+        // The blank line ending the previous answer is not part of this one.
+        if start < i && t.lines[start].is_empty() && start + 1 < i && t.lines[start + 1].is_empty()
+        {
+            start += 1;
+        }
+        end = (i + 2).min(t.lines.len());
+        found.push(t.lines[start..end].to_vec());
+    }
+    found
 }
 
 #[test]
 fn perft_divides_chess960() {
-    let mut engine = rookling();
-    engine.send("setoption name UCI_Chess960 value true");
-    engine.send("position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1");
+    let script = [
+        "setoption name UCI_Chess960 value true",
+        "position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+        "go perft 2",
+        "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "go perft 3",
+        // Castling in, king takes rook: the position after it is the right one.
+        "position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1 moves e1b1 g8g2 g1g2 e8e7",
+        "d",
+    ];
     let expected = pairs(
         "b1a1: 25 b1b2: 24 b1b3: 23 b1b4: 22 b1b5: 21 b1b6: 20 b1b7: 16 b1b8: 3 b1c1: 24 \
          b1d1: 22 e1b1: 22 e1d1: 25 e1d2: 25 e1e2: 25 e1f1: 25 e1f2: 25 g1f1: 23 g1g2: 24 \
          g1g3: 23 g1g4: 22 g1g5: 21 g1g6: 20 g1g7: 16 g1g8: 3 g1h1: 26",
     );
-    check_divide(&perft_lines(&mut engine, 2), &expected);
-    engine.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
-    let lines = perft_lines(&mut engine, 3);
-    assert_eq!(lines[lines.len() - 2], "Nodes searched: 12189");
-    // Castling in, king takes rook: the position after it is the right one.
-    engine.send("position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1 moves e1b1 g8g2 g1g2 e8e7");
-    engine.send("d");
-    let d = engine.read_until(|l| l.starts_with("Checkers:"));
-    assert!(
-        d.contains(&"Fen: 1r6/4k3/8/8/8/8/6R1/2KR4 w - - 1 3".to_string()),
-        "{d:?}"
-    );
+    for t in both(&script) {
+        let answers = counted(&t);
+        check_counted(&answers[0], &expected);
+        assert_eq!(answers[1].1, 12_189);
+        assert!(
+            t.lines
+                .contains(&"Fen: 1r6/4k3/8/8/8/8/6R1/2KR4 w - - 1 3".to_string()),
+            "{:?}",
+            t.lines
+        );
+    }
 }
 
 #[test]
@@ -193,6 +288,40 @@ fn isready_and_stop_case(latency: bool) {
     assert_eq!(lines[lines.len() - 2], "Nodes searched: 8902");
 }
 
+/// The same commands through a pipe: `readyok` comes during the perft (before it is
+/// stopped), and so do the answers after it.
+#[test]
+fn isready_and_stop_during_a_long_perft_piped() {
+    let script = [
+        "position startpos",
+        "go perft 12",
+        "isready",
+        "stop",
+        "setoption name Threads value 2",
+        "setoption name PerftHash value 16",
+        "go perft 255",
+        "stop",
+        "stop",
+        "go perft 3",
+    ];
+    for t in both(&script) {
+        let ready = t.lines.iter().position(|l| l == "readyok");
+        let stopped = t
+            .lines
+            .iter()
+            .position(|l| l == "info string perft stopped");
+        assert!(
+            ready.zip(stopped).is_some_and(|(r, s)| r < s),
+            "{:?}",
+            t.lines
+        );
+        let answers = t.perfts();
+        assert_eq!(answers.len(), 3, "{:?}", t.lines);
+        assert_eq!(answers[..2], [PerftAnswer::Stopped, PerftAnswer::Stopped]);
+        assert_eq!(t.totals(), [8_902]);
+    }
+}
+
 #[test]
 fn quit_during_a_long_perft_exits_at_once() {
     quit_case(false);
@@ -215,15 +344,27 @@ fn quit_case(latency: bool) {
     assert!(asked.elapsed() < bound(1000, latency));
 }
 
+/// End of input during a job only `stop` ends (`go infinite`) after a long perft that
+/// was stopped: the search is stopped too, answers, and the engine exits.
 #[test]
-fn end_of_input_during_a_long_perft_exits_at_once() {
+fn end_of_input_stops_what_only_stop_ends() {
     let mut engine = rookling();
     engine.send("go perft 12");
+    engine.send("stop");
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     engine.close_input();
     let status = engine.wait_exit(GUARD).expect("exits");
     assert!(status.success(), "{status:?}");
+    let lines = engine.read_until_closed();
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("info string perft stopped")
+    );
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
 }
 
 /// A shell script pipes its commands and closes the input at once
@@ -257,19 +398,21 @@ fn piped_commands_finish_their_perft() {
 
 #[test]
 fn position_during_a_job_applies_to_the_next_one() {
-    let mut engine = rookling();
-    engine.send("go perft 12");
-    engine.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-    engine.send("stop");
-    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
-    let lines = perft_lines(&mut engine, 2);
-    assert_eq!(lines[lines.len() - 2], "Nodes searched: 66");
+    let script = [
+        "go perft 12",
+        "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "stop",
+        "go perft 2",
+    ];
+    for t in both(&script) {
+        assert_eq!(t.perfts()[0], PerftAnswer::Stopped);
+        assert_eq!(t.totals(), [66]);
+    }
 }
 
 #[test]
 fn options_in_and_out_of_range() {
-    let mut engine = rookling();
-    for ok in [
+    let good = [
         "setoption name Hash value 1",
         "setoption name Hash value 64",
         "setoption name hash value 32",
@@ -281,12 +424,8 @@ fn options_in_and_out_of_range() {
         "setoption name Ponder value true",
         "setoption name UCI_Chess960 value false",
         "setoption name Clear Hash",
-    ] {
-        assert!(engine.sync().is_empty());
-        engine.send(ok);
-        assert_eq!(engine.sync(), Vec::<String>::new(), "{ok}");
-    }
-    for bad in [
+    ];
+    let bad = [
         "setoption name Hash value 0",
         "setoption name Hash value 33554433",
         "setoption name Hash value -5",
@@ -301,61 +440,82 @@ fn options_in_and_out_of_range() {
         "setoption name NoSuchOption value 3",
         "setoption name",
         "setoption",
-    ] {
-        engine.send(bad);
-        let lines = engine.sync();
-        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
-        assert!(lines[0].starts_with("info string "), "{bad}: {lines:?}");
+    ];
+    let mut script = Vec::new();
+    for line in good.iter().chain(&bad) {
+        script.push(*line);
+        script.push("isready");
     }
     // The refused values changed nothing: perft with 2 threads, 16 MB table still counts.
-    engine.send("position startpos");
-    let lines = perft_lines(&mut engine, 4);
-    assert_eq!(lines[lines.len() - 2], "Nodes searched: 197281");
+    script.extend(["position startpos", "go perft 4"]);
+    for t in both(&script) {
+        // Between two `readyok`s: nothing for a good value, one `info string` for a bad.
+        let mut answers = t.lines.split(|l| l == "readyok");
+        for line in good {
+            let said = answers.next().expect("an answer");
+            assert!(said.is_empty(), "{line}: {said:?}");
+        }
+        for line in bad {
+            let said = answers.next().expect("an answer");
+            assert_eq!(said.len(), 1, "{line}: {said:?}");
+            assert!(said[0].starts_with("info string "), "{line}: {said:?}");
+        }
+        assert_eq!(t.totals(), [197_281]);
+    }
 }
 
 #[test]
 fn chess960_option_spells_castling() {
-    let mut engine = rookling();
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-    engine.send(&format!("position fen {fen}"));
-    let lines = perft_lines(&mut engine, 1);
-    assert!(lines.contains(&"e1g1: 1".to_string()), "{lines:?}");
-    engine.send("setoption name UCI_Chess960 value true");
-    let lines = perft_lines(&mut engine, 1);
-    assert!(lines.contains(&"e1h1: 1".to_string()), "{lines:?}");
-    assert!(!lines.contains(&"e1g1: 1".to_string()), "{lines:?}");
-    engine.send(&format!("position fen {fen} moves e1a1"));
-    engine.send("d");
-    let d = engine.read_until(|l| l.starts_with("Checkers:"));
-    assert!(
-        d.contains(&"Fen: r3k2r/8/8/8/8/8/8/2KR3R b ha - 1 1".to_string()),
-        "{d:?}"
-    );
+    let script = [
+        format!("position fen {fen}"),
+        "go perft 1".into(),
+        "setoption name UCI_Chess960 value true".into(),
+        "go perft 1".into(),
+        format!("position fen {fen} moves e1a1"),
+        "d".into(),
+    ];
+    let script: Vec<&str> = script.iter().map(String::as_str).collect();
+    for t in both(&script) {
+        let answers = counted(&t);
+        assert!(answers[0].0.contains(&"e1g1: 1".to_string()), "{answers:?}");
+        assert!(answers[1].0.contains(&"e1h1: 1".to_string()), "{answers:?}");
+        assert!(
+            !answers[1].0.contains(&"e1g1: 1".to_string()),
+            "{answers:?}"
+        );
+        let board = &boards(&t)[0];
+        assert!(
+            board.contains(&"Fen: r3k2r/8/8/8/8/8/8/2KR3R b ha - 1 1".to_string()),
+            "{board:?}"
+        );
+    }
 }
 
 #[test]
 fn display_draws_the_board() {
-    let mut engine = rookling();
-    engine.send("position fen 4k3/8/8/8/8/5n2/8/4K2q w - - 0 1");
-    engine.send("d");
-    let d = engine.read_until(|l| l.starts_with("Checkers:"));
-    assert_eq!(d.len(), 23, "{d:?}");
-    assert_eq!(d[0], "");
-    assert_eq!(d[1], " +---+---+---+---+---+---+---+---+");
-    assert_eq!(d[2], " |   |   |   |   | k |   |   |   | 8");
-    assert_eq!(d[16], " |   |   |   |   | K |   |   | q | 1");
-    assert_eq!(d[18], "   a   b   c   d   e   f   g   h");
-    assert_eq!(d[20], "Fen: 4k3/8/8/8/8/5n2/8/4K2q w - - 0 1");
-    assert!(
-        d[21].len() == 21
-            && d[21][5..]
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()),
-        "{}",
-        d[21]
-    );
-    // Stockfish writes the trailing space too; `read_until` trims it.
-    assert_eq!(d[22], "Checkers: h1 f3");
+    let script = ["position fen 4k3/8/8/8/8/5n2/8/4K2q w - - 0 1", "d"];
+    for t in both(&script) {
+        assert_eq!(t.lines[0], "", "{:?}", t.lines);
+        let d = &boards(&t)[0];
+        assert_eq!(d.len(), 22, "{d:?}");
+        assert_eq!(d[0], " +---+---+---+---+---+---+---+---+");
+        assert_eq!(d[1], " |   |   |   |   | k |   |   |   | 8");
+        assert_eq!(d[15], " |   |   |   |   | K |   |   | q | 1");
+        assert_eq!(d[17], "   a   b   c   d   e   f   g   h");
+        assert_eq!(d[19], "Fen: 4k3/8/8/8/8/5n2/8/4K2q w - - 0 1");
+        assert!(
+            d[20].len() == 21
+                && d[20][5..]
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()),
+            "{}",
+            d[20]
+        );
+        // Stockfish writes a trailing space; `boards` trims it.
+        assert_eq!(d[21], "Checkers: h1 f3");
+        assert_eq!(t.lines[t.lines.len() - 1], "Checkers: h1 f3 ");
+    }
 }
 
 /// `d` and `go perft` against Stockfish's own (the key is ours, so it is left out).
@@ -454,7 +614,7 @@ fn go_stop_ponderhit_case(latency: bool) {
     engine.send("ponderhit");
     engine.read_until(|l| l.starts_with("bestmove"));
 
-    // No legal move: bestmove (none). Illegal searchmoves are reported and ignored.
+    // No legal move: bestmove (none). Illegal searchmoves are reported and skipped.
     engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
     engine.send("go depth 1");
     let lines = engine.read_until(|l| l.starts_with("bestmove"));
@@ -469,16 +629,35 @@ fn go_stop_ponderhit_case(latency: bool) {
     assert_eq!(lines.last().map(String::as_str), Some("bestmove e2e4"));
 }
 
+/// The same commands, sent at once, both ways: each `go` gets one legal `bestmove`.
+#[test]
+fn search_go_stop_ponderhit_as_a_script() {
+    let script = [
+        "position startpos moves e2e4",
+        "go infinite",
+        "stop",
+        "go perft 1",
+        "go ponder wtime 1000 btime 1000",
+        "ponderhit",
+        "position startpos moves f2f3 e7e5 g2g4 d8h4",
+        "go depth 1",
+        "position startpos",
+        "go depth 1 searchmoves e2e4 e7e5",
+    ];
+    for t in both(&script) {
+        let best = t.bestmoves();
+        assert_eq!(best.len(), 4, "{:?}", t.lines);
+        assert_eq!(best[2], "bestmove (none)");
+        assert_eq!(best[3], "bestmove e2e4");
+        assert_eq!(t.totals(), [20]);
+    }
+}
+
 #[test]
 fn stop_ends_the_current_job_only() {
-    let mut engine = rookling();
-    engine.send("go perft 12");
-    engine.send("go perft 2");
-    engine.send("stop");
-    assert_eq!(engine.read_until(|_| true), ["info string perft stopped"]);
-    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
-    assert_eq!(
-        lines.last().map(String::as_str),
-        Some("Nodes searched: 400")
-    );
+    for t in both(&["go perft 12", "go perft 2", "stop"]) {
+        assert_eq!(t.perfts()[0], PerftAnswer::Stopped);
+        assert_eq!(t.totals(), [400]);
+        assert_eq!(t.lines[0], "info string perft stopped");
+    }
 }

@@ -321,12 +321,94 @@ impl Model {
 /// one worked out independently: a refused `position` leaves the previous one, an
 /// accepted one is exactly the FEN plus the moves, `ucinewgame` is the start position,
 /// `UCI_Chess960` switches castling spelling only.
+///
+/// Then the same lines go through the whole UCI loop as a closed pipe gives them (all
+/// at once, then end of input), with searches made short (`go depth 1`, keeping their
+/// place) and perfts shallow (at most 2 plies), and every answer owed must come: one
+/// `uciok` per `uci`, one `readyok` per `isready`, one `bestmove` per `go`, one count
+/// (or `perft stopped`, after a `stop`) per `go perft`.
 pub fn uci_session(data: &[u8]) {
+    positions_follow_the_model(data);
+    piped_input_is_answered(data);
+}
+
+/// The lines of `data`, made quick to answer, and what they are owed: (`uciok`,
+/// `readyok`, `bestmove`, perft answers). `quit` and the options that size tables or
+/// threads are left out.
+fn quick_script(data: &[u8]) -> (String, [usize; 4]) {
+    let mut script = String::new();
+    let mut owed = [0; 4];
+    for line in text(data).lines().take(64) {
+        let line = match parse(line) {
+            Ok(Command::Quit) => continue,
+            Ok(Command::SetOption { name, .. }) if heavy(&name) => continue,
+            Ok(Command::Uci) => {
+                owed[0] += 1;
+                line.to_string()
+            }
+            Ok(Command::IsReady) => {
+                owed[1] += 1;
+                line.to_string()
+            }
+            Ok(Command::Go { .. }) => {
+                owed[2] += 1;
+                "go depth 1".to_string()
+            }
+            Ok(Command::Perft(depth)) => {
+                owed[3] += 1;
+                format!("go perft {}", depth.min(2))
+            }
+            Ok(Command::PerftStats(depth)) => {
+                owed[3] += 1;
+                format!("go perft {} stats", depth.min(2))
+            }
+            _ => line.to_string(),
+        };
+        script.push_str(&line);
+        script.push('\n');
+    }
+    (script, owed)
+}
+
+/// Whether setting option `name` allocates a table or starts threads.
+fn heavy(name: &str) -> bool {
+    let name = name.trim();
+    ["Hash", "Threads", "PerftHash", "Clear Hash"]
+        .iter()
+        .any(|h| h.eq_ignore_ascii_case(name))
+}
+
+/// The piped half of [`uci_session`].
+fn piped_input_is_answered(data: &[u8]) {
+    let (script, owed) = quick_script(data);
+    let captured = rookling::uci::Captured::default();
+    rookling::uci::run(
+        std::io::Cursor::new(script.clone().into_bytes()),
+        rookling::uci::Output::new(captured.clone()),
+    );
+    let text = captured.text();
+    let count = |f: &dyn Fn(&str) -> bool| text.lines().filter(|l| f(l)).count();
+    let got = [
+        count(&|l| l == "uciok"),
+        count(&|l| l == "readyok"),
+        count(&|l| l.starts_with("bestmove ")),
+        count(&|l| l.starts_with("Nodes searched: ") || l == "info string perft stopped"),
+    ];
+    assert_eq!(
+        got, owed,
+        "answers (uciok, readyok, bestmove, perft) to {script:?}:\n{text}"
+    );
+}
+
+/// The in-process half of [`uci_session`].
+fn positions_follow_the_model(data: &[u8]) {
     ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         let engine = match &mut *slot {
             Some(engine) => engine,
-            None => slot.insert(Engine::new().expect("a worker thread")),
+            None => slot.insert(
+                Engine::new(rookling::uci::Output::new(std::io::sink())).expect("a worker thread"),
+            ),
         };
         let reset = [
             "position startpos",
@@ -355,8 +437,7 @@ pub fn uci_session(data: &[u8]) {
                 }
                 Command::SetOption { name, value } => {
                     let name = name.trim();
-                    let heavy = ["Hash", "Threads", "PerftHash", "Clear Hash"];
-                    if heavy.iter().any(|h| h.eq_ignore_ascii_case(name)) {
+                    if heavy(name) {
                         continue;
                     }
                     if name.eq_ignore_ascii_case("UCI_Chess960") {

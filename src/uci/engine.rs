@@ -2,11 +2,13 @@
 //! worker's queue. Each command is applied here; nothing in it blocks on the worker.
 
 use super::command::{Command, ParseError, Start};
+use super::display;
+use super::eval;
 use super::options::{Effect, Options, declarations};
+use super::output::Output;
 use super::prepare::{Preparing, Ready, Table};
 use super::preparse::quote;
 use super::worker::{Handle, Job, TableSlot, Worker};
-use super::{display, eval, output};
 use crate::board::Move;
 use crate::board::{FenError, Position};
 use crate::movegen::{MoveError, parse_move};
@@ -60,25 +62,30 @@ pub struct Engine {
     /// A search table made ready and waiting for the worker to install it.
     slot: TableSlot,
     /// Receives a value once the input thread has read `quit`: a wait for a table ends
-    /// (the command that waited is dropped and the loop ends).
+    /// (the command that waited is dropped and the loop ends). Disconnected without a
+    /// value when the input ended without `quit`: that is not a `quit`.
     quit: Receiver<()>,
+    /// Where answers go.
+    out: Output,
 }
 
 impl Engine {
-    /// The engine in the starting position with default options and a running worker.
-    pub fn new() -> std::io::Result<Self> {
+    /// The engine in the starting position with default options and a running worker,
+    /// answering on `out`.
+    pub fn new(out: Output) -> std::io::Result<Self> {
         let options = Options::default();
         let slot = Arc::new(Mutex::new(None));
         Ok(Self {
             pos: Position::startpos(),
             fen_chess960: false,
             history: Vec::new(),
-            worker: Worker::spawn(options.hash_mb, Arc::clone(&slot))?,
+            worker: Worker::spawn(options.hash_mb, Arc::clone(&slot), out.clone())?,
             options,
             pending: VecDeque::new(),
             preparing: None,
             slot,
             quit: crossbeam_channel::never(),
+            out,
         })
     }
 
@@ -107,7 +114,7 @@ impl Engine {
     pub fn refuse(&mut self, error: &ParseError) {
         match error {
             ParseError::Empty => {}
-            other => output::info(&other.to_string()),
+            other => self.out.info(&other.to_string()),
         }
     }
 
@@ -121,14 +128,14 @@ impl Engine {
                 ];
                 lines.extend(declarations());
                 lines.push("uciok".to_string());
-                output::send_all(&lines);
+                self.out.send_all(&lines);
             }
             Command::Debug(on) => log::debug!("debug {}", if on { "on" } else { "off" }),
             Command::IsReady => {
                 // `readyok` means ready: a hash table being allocated is finished first.
                 let flow = self.settle();
                 if flow == Flow::Continue {
-                    output::send("readyok");
+                    self.out.send("readyok");
                 }
                 return flow;
             }
@@ -147,7 +154,9 @@ impl Engine {
                     self.fen_chess960 = fen_chess960;
                     self.history = history;
                 }
-                Err(e) => output::info(&format!("error: position: {e}; position unchanged")),
+                Err(e) => self
+                    .out
+                    .info(&format!("error: position: {e}; position unchanged")),
             },
             Command::Perft(depth) | Command::PerftStats(depth) => {
                 if self.settle() == Flow::Quit {
@@ -181,7 +190,7 @@ impl Engine {
                         limits.depth = Some(1);
                         text.push_str("; nothing else limits this search: depth 1");
                     }
-                    output::info(&text);
+                    self.out.info(&text);
                 }
                 limits.searchmoves = self.searchmoves(&searchmoves);
                 let control = Control::default();
@@ -206,8 +215,8 @@ impl Engine {
                 }
             }
             Command::Quit => return Flow::Quit,
-            Command::Display => output::send_all(&display::display(&self.pos)),
-            Command::Eval => output::send_all(&eval::lines(&self.pos)),
+            Command::Display => self.out.send_all(&display::display(&self.pos)),
+            Command::Eval => self.out.send_all(&eval::lines(&self.pos)),
         }
         Flow::Continue
     }
@@ -218,14 +227,22 @@ impl Engine {
         self.stop_all_and_wait();
     }
 
-    /// End of input: the jobs already sent may finish within `grace` (so that
-    /// `echo "go perft 5" | rookling` prints its count, as Stockfish does); whatever
-    /// still runs then is stopped, as `quit` does.
-    pub fn finish(&mut self, grace: Duration) {
+    /// End of input, which is not `quit`: every command read before it is answered, in
+    /// order. A table being made ready is finished (its refusal reported), every job
+    /// that ends by itself runs to its end (a piped `go perft 6` prints its whole count,
+    /// `go depth 12` its `bestmove`), and a search that only `stop` or `ponderhit` could
+    /// end (`go infinite`, `go ponder`, `go` alone) is stopped and answers with its
+    /// best move so far, as Stockfish does at end of input. Then the worker ends.
+    pub fn finish(&mut self) {
+        // No `quit` can come any more: this waits for the table itself.
+        let _ = self.settle();
         self.worker.close();
-        if !self.worker.wait(grace) {
-            self.stop_all_and_wait();
+        for job in &self.pending {
+            if job.until_stop || job.control.pondering.load(Ordering::Relaxed) {
+                job.control.stop.store(true, Ordering::Relaxed);
+            }
         }
+        self.worker.wait_forever();
     }
 
     /// Stops every pending job and gives the worker half a second to end.
@@ -278,13 +295,16 @@ impl Engine {
             return Flow::Continue;
         };
         let (done, quit) = (preparing.done.clone(), self.quit.clone());
-        crossbeam_channel::select! {
-            recv(done) -> ready => {
-                self.prepared(ready.ok());
-                Flow::Continue
-            }
-            recv(quit) -> _ => Flow::Quit,
-        }
+        let ready = crossbeam_channel::select! {
+            recv(done) -> ready => ready,
+            recv(quit) -> signal => match signal {
+                Ok(()) => return Flow::Quit,
+                // The input ended without `quit`: nothing can end the wait but the table.
+                Err(_) => done.recv(),
+            },
+        };
+        self.prepared(ready.ok());
+        Flow::Continue
     }
 
     /// Passes on the hash table made ready (`None`: its preparation panicked): a search
@@ -296,7 +316,7 @@ impl Engine {
             Some(Ready::Search { table, asked_mb }) => {
                 let got = table.size_mb();
                 if got < asked_mb {
-                    output::info(&format!(
+                    self.out.info(&format!(
                         "Hash: {asked_mb} MB asked, {got} MB allocated (the most this machine allows)"
                     ));
                 }
@@ -309,13 +329,14 @@ impl Engine {
                 result: Err(why),
             }) => {
                 self.options.perft_hash_mb = 0;
-                output::info(&format!(
+                self.out.info(&format!(
                     "error: setoption: PerftHash {mb}: {why}; PerftHash is now 0 (no table)"
                 ));
             }
             None => {
                 log::error!("the hash table preparation panicked");
-                output::info("error: internal error while allocating a hash table");
+                self.out
+                    .info("error: internal error while allocating a hash table");
             }
         }
     }
@@ -383,16 +404,21 @@ impl Engine {
             }
         }
         if !refused.is_empty() {
-            let shown: Vec<&str> = refused.iter().take(10).copied().collect();
-            output::info(&format!(
-                "go: searchmoves: {} not legal here, ignored: {}{}",
+            let shown: Vec<String> = refused.iter().take(10).map(|w| quote(w)).collect();
+            let more = if refused.len() > shown.len() {
+                " ..."
+            } else {
+                ""
+            };
+            let rest = if searchmoves.is_empty() {
+                "; none is left: every move is searched"
+            } else {
+                ""
+            };
+            self.out.info(&format!(
+                "go: searchmoves: {} not legal here, skipped: {}{more}{rest}",
                 refused.len(),
                 shown.join(" "),
-                if refused.len() > shown.len() {
-                    " ..."
-                } else {
-                    ""
-                }
             ));
         }
         searchmoves
@@ -422,7 +448,7 @@ impl Engine {
                 self.worker.send(Job::SetShowWdl(on), Arc::default());
             }
             Ok(Effect::Chess960(on)) => self.pos.set_chess960(on || self.fen_chess960),
-            Err(e) => output::info(&format!("error: setoption: {e}")),
+            Err(e) => self.out.info(&format!("error: setoption: {e}")),
         }
         Flow::Continue
     }

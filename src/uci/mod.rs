@@ -18,7 +18,7 @@ mod engine;
 mod eval;
 mod input;
 mod options;
-mod output;
+pub mod output;
 pub mod parse;
 mod prepare;
 mod preparse;
@@ -34,27 +34,24 @@ pub use parse::parse;
 pub use engine::{Engine, Flow};
 use input::Input;
 use input::MAX_LINE;
+pub use output::{Captured, Output};
 use std::io::BufRead;
-use std::time::Duration;
 
-/// At end of input, how long the jobs already sent may run before they are stopped:
-/// long enough for a piped `go perft 6`, short enough to exit promptly.
-const EOF_GRACE: Duration = Duration::from_millis(500);
-
-/// Speaks UCI on stdin/stdout until `quit` or end of input (where the jobs already
-/// sent get `EOF_GRACE` to finish).
+/// Speaks UCI on stdin/stdout until `quit` or end of input (where every command read
+/// is still answered: see [`Engine::finish`]).
 pub fn run_stdio() {
-    run(std::io::BufReader::new(std::io::stdin()));
+    run(std::io::BufReader::new(std::io::stdin()), Output::stdout());
 }
 
-/// Speaks UCI reading `input` (answers go to stdout) until `quit` or end of input.
+/// Speaks UCI reading `input` and answering on `out`, until `quit` or end of input.
 ///
 /// An input thread (`input`) reads and parses the lines; this thread applies them
 /// in order. Meanwhile it also passes on a hash table as soon as it is ready (so a
 /// refused `PerftHash` is reported at once), and a `quit` read while it waits for a
-/// table ends that wait.
-pub fn run<R: BufRead + Send + 'static>(input: R) {
-    let mut engine = match Engine::new() {
+/// table ends that wait. End of input is not `quit`: every command read before it is
+/// answered ([`Engine::finish`]).
+pub fn run<R: BufRead + Send + 'static>(input: R, out: Output) {
+    let mut engine = match Engine::new(out.clone()) {
         Ok(engine) => engine,
         Err(e) => {
             log::error!("cannot start the worker thread: {e}");
@@ -77,17 +74,17 @@ pub fn run<R: BufRead + Send + 'static>(input: R) {
         let line = match item {
             Input::Line(line) => line,
             Input::End => {
-                engine.finish(EOF_GRACE);
+                engine.finish();
                 return;
             }
             Input::TooLong => {
-                output::info(&format!(
+                out.info(&format!(
                     "error: a line longer than {MAX_LINE} bytes was ignored"
                 ));
                 continue;
             }
             Input::Broken => {
-                output::info("error: internal error, the line was ignored");
+                out.info("error: internal error, the line was ignored");
                 continue;
             }
         };
@@ -102,7 +99,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R) {
         }));
         let flow = handled.unwrap_or_else(|_| {
             log::error!("a panic while handling a line");
-            output::info("error: internal error, the line was ignored");
+            out.info("error: internal error, the line was ignored");
             Flow::Continue
         });
         if flow == Flow::Quit {

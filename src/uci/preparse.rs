@@ -139,8 +139,13 @@ fn go(args: &[&str]) -> Result<Command, ParseError> {
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
             "searchmoves" => {
+                // Every word up to the next keyword is meant as a move: those that are
+                // not legal are skipped later, and the list goes on after them, as in
+                // Stockfish (`searchmoves e2e5 zzzz g1f3` searches g1f3).
                 let start = i;
-                while i < args.len() && is_move_shaped(args[i]) {
+                while i < args.len()
+                    && !GO_KEYWORDS.contains(&args[i].to_ascii_lowercase().as_str())
+                {
                     i += 1;
                 }
                 if i == start {
@@ -178,6 +183,22 @@ fn go(args: &[&str]) -> Result<Command, ParseError> {
     })
 }
 
+/// The words `go` knows: each ends a `searchmoves` list.
+const GO_KEYWORDS: [&str; 12] = [
+    "searchmoves",
+    "infinite",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movetime",
+    "nodes",
+    "depth",
+    "mate",
+    "movestogo",
+];
+
 /// A `go` number: digits of any length (saturating at `u64::MAX`), negative ones as 0.
 fn number(text: &str) -> Option<u64> {
     let (negative, digits) = match text.strip_prefix('-') {
@@ -191,15 +212,6 @@ fn number(text: &str) -> Option<u64> {
         return Some(0);
     }
     Some(digits.parse::<u64>().unwrap_or(u64::MAX))
-}
-
-/// Whether `text` looks like a UCI move (vampirc's `a_move`).
-fn is_move_shaped(text: &str) -> bool {
-    let b = text.to_ascii_lowercase().into_bytes();
-    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-    (b.len() == 4 || (b.len() == 5 && b"qrbn".contains(&b[4])))
-        && square(b[0], b[1])
-        && square(b[2], b[3])
 }
 
 /// The deepest `go perft` accepted. Deeper counts could never finish, and the recursion
@@ -272,8 +284,15 @@ mod tests {
             go_line("GO Infinite ponder movetime 50 wtime 100 searchmoves E2E4 d2d4 bogus");
         assert!(l.infinite && l.ponder);
         assert_eq!((l.movetime, l.wtime), (Some(50), Some(100)));
-        assert_eq!(moves, vec!["e2e4".to_string(), "d2d4".to_string()]);
-        assert_eq!(ignored, vec!["bogus".to_string()]);
+        assert_eq!(moves, ["e2e4", "d2d4", "bogus"]);
+        assert!(ignored.is_empty());
+        let (l, moves, ignored) = go_line("go searchmoves e2e5 zzzz e7e5 g1f3 a1a1 depth 4 x");
+        assert_eq!(moves, ["e2e5", "zzzz", "e7e5", "g1f3", "a1a1"]);
+        assert_eq!(l.depth, Some(4));
+        assert_eq!(ignored, ["x"]);
+        let (_, moves, ignored) = go_line("go searchmoves depth 3");
+        assert!(moves.is_empty());
+        assert_eq!(ignored, ["searchmoves"]);
     }
 
     #[test]

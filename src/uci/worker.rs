@@ -3,7 +3,7 @@
 //! shares an `Arc<Control>` with the loop, which sets its flags on `stop`/`ponderhit`.
 
 use super::divide::{RootOrder, divide_lines};
-use super::output;
+use super::output::Output;
 use crate::board::Position;
 use crate::memory;
 use crate::perft::stats;
@@ -85,12 +85,21 @@ pub struct Handle {
     pub id: u64,
     /// The job's flags (`stop`, `pondering`).
     pub control: Arc<Control>,
+    /// A search that only `stop` ends (`go infinite`, or no limit at all).
+    pub until_stop: bool,
+}
+
+impl Job {
+    /// Whether only `stop` can end this job (a search with no limit that ends it).
+    fn until_stop(&self) -> bool {
+        matches!(self, Job::Search { limits, .. } if !limits.ends_by_itself())
+    }
 }
 
 impl Worker {
     /// Starts the worker thread with a searcher of `hash_mb` MB, taking new tables from
-    /// `slot` on [`Job::InstallTable`].
-    pub fn spawn(hash_mb: usize, slot: TableSlot) -> std::io::Result<Self> {
+    /// `slot` on [`Job::InstallTable`] and writing its answers to `out`.
+    pub fn spawn(hash_mb: usize, slot: TableSlot, out: Output) -> std::io::Result<Self> {
         let (sender, receiver) = unbounded::<Ticket>();
         let (exit_tx, exited) = crossbeam_channel::bounded(1);
         let finished = Arc::new(AtomicU64::new(0));
@@ -99,7 +108,7 @@ impl Worker {
             .name("uci-worker".into())
             .stack_size(crate::perft::STACK_BYTES)
             .spawn(move || {
-                let mut state = State::new(hash_mb, slot);
+                let mut state = State::new(hash_mb, slot, out.clone());
                 for ticket in receiver {
                     let id = ticket.id;
                     let outcome =
@@ -112,7 +121,7 @@ impl Worker {
                     // Finished before its answer is printed: a `stop` sent by a client
                     // that has read the answer must go to the next job, not to this one.
                     done.store(id, Ordering::Release);
-                    output::send_all(&answer);
+                    out.send_all(&answer);
                 }
                 let _ = exit_tx.send(());
             })?;
@@ -132,6 +141,7 @@ impl Worker {
         let handle = Handle {
             id,
             control: Arc::clone(&control),
+            until_stop: job.until_stop(),
         };
         let ticket = Ticket { id, job, control };
         let sent = match &self.sender {
@@ -152,6 +162,14 @@ impl Worker {
     /// Closes the queue: the worker ends once the jobs already sent are done.
     pub fn close(&mut self) {
         self.sender = None;
+    }
+
+    /// Waits for the worker to end (after [`Worker::close`]): every job sent is done.
+    pub fn wait_forever(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            let _ = self.exited.recv();
+            let _ = handle.join();
+        }
     }
 
     /// Waits up to `timeout` for the worker to end (after [`Worker::close`]); whether
@@ -179,10 +197,11 @@ struct State {
     multipv: usize,
     skill: Skill,
     show_wdl: bool,
+    out: Output,
 }
 
 impl State {
-    fn new(hash_mb: usize, slot: TableSlot) -> Self {
+    fn new(hash_mb: usize, slot: TableSlot, out: Output) -> Self {
         Self {
             searcher: Searcher::new(hash_mb),
             slot,
@@ -191,12 +210,17 @@ impl State {
             multipv: 1,
             skill: Skill::FULL,
             show_wdl: false,
+            out,
         }
     }
 
     /// A new searcher with the same settings (after a job panicked).
     fn fresh(&self) -> Self {
-        let mut state = Self::new(self.searcher.hash_mb(), Arc::clone(&self.slot));
+        let mut state = Self::new(
+            self.searcher.hash_mb(),
+            Arc::clone(&self.slot),
+            self.out.clone(),
+        );
         for job in [
             Job::SetThreads(self.threads),
             Job::SetMoveOverhead(self.move_overhead_ms),
@@ -219,16 +243,17 @@ impl State {
                 depth,
                 stats,
                 options,
-            } => return perft(&pos, depth, stats, &options, control),
+            } => return perft(&pos, depth, stats, &options, control, &self.out),
             Job::Search {
                 pos,
                 history,
                 limits,
             } => {
+                let out = &self.out;
                 let result =
                     self.searcher
                         .go(&pos, &history, &limits, control, &mut |line: String| {
-                            output::send(&line)
+                            out.send(&line)
                         });
                 let chess960 = pos.is_chess960();
                 let line = match (result.best, result.ponder) {
@@ -289,6 +314,7 @@ fn perft(
     stats: bool,
     options: &PerftOptions,
     control: &Control,
+    out: &Output,
 ) -> Vec<String> {
     let stopped = || vec!["info string perft stopped".to_string()];
     let (divide, breakdown) = if stats {
@@ -296,7 +322,7 @@ fn perft(
         // perft's kept one: refused rather than filled past the memory there is.
         let mut options = options.clone();
         if let Err(e) = memory::check_table(options.hash_mb) {
-            output::info(&format!(
+            out.info(&format!(
                 "error: go perft stats: a statistics table of PerftHash {} MB: {e}; counting without a table",
                 options.hash_mb
             ));

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod run;
+pub mod session;
 
 use rookling::client::engine::read_divide;
 use rookling::client::{EngineSpec, Limits, Received, UciProcess, locate};
