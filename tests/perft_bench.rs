@@ -65,6 +65,37 @@ fn peer_runs_are_checked_and_timed() {
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
 }
 
+/// A peer that hangs is ended with everything it started: no `sleep` of its outlives
+/// `perft-bench` (only the direct child used to be killed).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hung_peer_leaves_nothing_running() {
+    // A duration no other process on the machine is likely to sleep.
+    let marker = format!("7.{}", std::process::id());
+    let peer = format!("sh -c 'sleep {marker}; echo 20' {{fen}} {{depth}}");
+    let out = rookling(&[
+        "perft-bench",
+        "--repeat",
+        "1",
+        "--depths",
+        "1,1,1,1,1",
+        "--timeout",
+        "0.3",
+        "--peer",
+        &peer,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("still running after 0.3 s"), "{text}");
+    let sleeping: Vec<String> = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.starts_with("sleep ") && c.contains(&marker))
+        .collect();
+    assert!(sleeping.is_empty(), "left running: {sleeping:?}");
+}
+
 #[test]
 #[cfg_attr(
     not(has_stockfish),

@@ -4,6 +4,8 @@
 //!
 //! - [`locate`]: what to start ([`EngineSpec`]) and where a program is (`PATH`, then
 //!   `/usr/games`);
+//! - [`group`]: every child leads a process group of its own, ended as a whole (and
+//!   killed when a signal ends Rookling);
 //! - [`process`]: a child process spoken to line by line, every wait with a deadline,
 //!   its output kept within bounds;
 //! - [`engine`]: a UCI engine driven for perft (handshake, options, synchronised
@@ -15,6 +17,7 @@
 //! way round.
 
 pub mod engine;
+pub mod group;
 pub mod locate;
 pub mod perft_output;
 pub mod process;

@@ -7,6 +7,7 @@
 //! child that prints without end waits on its pipe instead of filling memory. Reads
 //! take a deadline that holds however fast lines arrive.
 
+use super::group;
 use super::locate::EngineSpec;
 use crate::lines::{self, Line};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded, unbounded};
@@ -51,9 +52,12 @@ pub enum Received {
     TimedOut,
 }
 
-/// A running child process with piped stdin and stdout (stderr discarded).
+/// A running child process with piped stdin and stdout (stderr discarded), leading a
+/// process group of its own ([`group`]): ending it ends whatever it started.
 pub struct UciProcess {
     child: Child,
+    /// Its exit status, once it has been reaped.
+    status: Option<ExitStatus>,
     input: Option<ChildStdin>,
     output: Receiver<String>,
     closed: bool,
@@ -76,10 +80,9 @@ impl UciProcess {
         if let Some(dir) = &spec.working_dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn()?;
+        let mut child = group::spawn(&mut command)?;
         let (Some(input), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            group::end(&mut child);
             return Err(std::io::Error::other("no pipes to the process"));
         };
         let (sender, output) = match limits.max_queued_lines {
@@ -90,6 +93,7 @@ impl UciProcess {
         std::thread::spawn(move || read_lines(stdout, max, &sender));
         Ok(Self {
             child,
+            status: None,
             input: Some(input),
             output,
             closed: false,
@@ -150,27 +154,26 @@ impl UciProcess {
         self.last.as_deref()
     }
 
-    /// Waits up to `timeout` for the process to exit; its status, or `None`.
+    /// Waits up to `timeout` for the process to exit (then ends what it left running
+    /// in its process group); its status, or `None`.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
-        let start = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status);
-            }
-            if start.elapsed() >= timeout {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        if let Some(status) = self.status {
+            return Some(status);
         }
+        self.status = group::wait(&mut self.child, timeout, Duration::from_millis(5));
+        self.status
     }
 
-    /// Sends `quit`, gives the process `grace` to exit, then kills it.
+    /// Sends `quit`, gives the process `grace` to exit, then ends it and its whole
+    /// process group ([`group::end`]).
     pub fn quit(&mut self, grace: Duration) {
+        if self.status.is_some() {
+            return;
+        }
         let _ = self.send("quit");
         self.close_input();
         if self.wait_exit(grace).is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            self.status = group::end(&mut self.child);
         }
     }
 }

@@ -2,6 +2,7 @@
 //! and a bound on the output kept: how `perft-bench --peer` times another perft
 //! program and Rookling side by side.
 
+use super::group;
 use super::locate::EngineSpec;
 use std::io::Read;
 use std::process::{Command, ExitStatus, Stdio};
@@ -29,6 +30,9 @@ pub enum RunError {
     Spawn(std::io::Error),
     /// It was still running at the deadline, and was killed.
     TimedOut(Duration),
+    /// It exited, but its exit status was lost (reaped by someone else: Rookling was
+    /// started with SIGCHLD ignored).
+    StatusLost,
 }
 
 impl std::fmt::Display for RunError {
@@ -36,6 +40,7 @@ impl std::fmt::Display for RunError {
         match self {
             Self::Spawn(e) => write!(f, "cannot be started: {e}"),
             Self::TimedOut(t) => write!(f, "still running after {} s", t.as_secs_f64()),
+            Self::StatusLost => f.write_str("exited, but its exit status was lost"),
         }
     }
 }
@@ -56,10 +61,9 @@ pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunE
         command.current_dir(dir);
     }
     let start = Instant::now();
-    let mut child = command.spawn().map_err(RunError::Spawn)?;
+    let mut child = group::spawn(&mut command).map_err(RunError::Spawn)?;
     let Some(mut stdout) = child.stdout.take() else {
-        let _ = child.kill();
-        let _ = child.wait();
+        group::end(&mut child);
         return Err(RunError::Spawn(std::io::Error::other(
             "no pipe to the process",
         )));
@@ -79,29 +83,29 @@ pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunE
         }
         let _ = sender.send(kept);
     });
-    // The output ends when the program exits (or closes it on purpose); then it is
-    // reaped, polled finely so the time stays within a fraction of a millisecond.
+    // The output ends when the program exits (or closes it on purpose); then its exit
+    // is polled finely, so the time stays within a fraction of a millisecond, and what
+    // it left running in its group is ended with it.
     let deadline = super::process::deadline(start, timeout);
-    let output = receiver.recv_timeout(timeout).ok();
-    let mut finished = None;
-    while let Some(output) = output.as_ref() {
-        if let Ok(Some(status)) = child.try_wait() {
-            finished = Some(Finished {
-                status,
-                output: String::from_utf8_lossy(output).into_owned(),
-                elapsed: start.elapsed(),
-            });
-            break;
-        }
+    let timed_out = |child: &mut std::process::Child| {
+        group::end(child);
+        RunError::TimedOut(timeout)
+    };
+    let Ok(output) = receiver.recv_timeout(timeout) else {
+        return Err(timed_out(&mut child));
+    };
+    while !group::exited(&mut child) {
         if Instant::now() >= deadline {
-            break;
+            return Err(timed_out(&mut child));
         }
         std::thread::sleep(Duration::from_micros(200));
     }
-    finished.ok_or_else(|| {
-        let _ = child.kill();
-        let _ = child.wait();
-        RunError::TimedOut(timeout)
+    let elapsed = start.elapsed();
+    let status = group::reap(&mut child).ok_or(RunError::StatusLost)?;
+    Ok(Finished {
+        status,
+        output: String::from_utf8_lossy(&output).into_owned(),
+        elapsed,
     })
 }
 

@@ -1,7 +1,9 @@
 //! Running the `rookling` binary from a test: bounded in time, its memory watched, and
 //! the two shapes `compare` tests need (a JSON verdict, a clean failure).
 
+use rookling::client::group;
 use serde_json::Value;
+use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,22 +17,27 @@ pub struct Run {
     pub peak_rss_kb: u64,
 }
 
-/// Runs `rookling args` with no stdin, killing it (and failing the test) after
-/// `limit`, sampling its memory as it runs.
+/// Runs `rookling args` with no stdin, ending it and whatever it started (and failing
+/// the test) after `limit`, sampling its memory as it runs.
 pub fn rookling_within(args: &[&str], limit: Duration) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rookling"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let mut child = group::spawn(
+        Command::new(env!("CARGO_BIN_EXE_rookling"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .expect("the binary runs");
     let status_file = format!("/proc/{}/status", child.id());
     let start = Instant::now();
     let mut peak_rss_kb = 0;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
+    // Its output is read as it comes, so that a chatty run never waits on a full pipe.
+    let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
+    let stdout = std::thread::spawn(move || read_all(out.as_mut()));
+    let stderr = std::thread::spawn(move || read_all(err.as_mut()));
+    loop {
+        if group::exited(&mut child) {
+            break;
         }
         if let Ok(text) = std::fs::read_to_string(&status_file) {
             let rss = text
@@ -40,19 +47,27 @@ pub fn rookling_within(args: &[&str], limit: Duration) -> Run {
             peak_rss_kb = peak_rss_kb.max(rss.unwrap_or(0));
         }
         if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
+            group::end(&mut child);
             panic!("rookling {args:?} still running after {limit:?} ({peak_rss_kb} kB)");
         }
         std::thread::sleep(Duration::from_millis(20));
-    };
-    let output = child.wait_with_output().expect("output");
+    }
+    let status = group::reap(&mut child).expect("an exit status");
     Run {
         code: status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
         peak_rss_kb,
     }
+}
+
+/// Everything `pipe` gives until it closes, as text.
+fn read_all(pipe: Option<&mut impl Read>) -> String {
+    let mut bytes = Vec::new();
+    if let Some(pipe) = pipe {
+        let _ = pipe.read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// A hang guard for `compare` runs, not a latency figure: far above the engines'
