@@ -56,8 +56,30 @@ fn an_unwritable_file_is_one_line_and_status_2() {
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
-        stderr.starts_with("rookling: /nonexistent/dir/x.txt: "),
+        stderr.starts_with("rookling: cannot open /nonexistent/dir/x.txt: "),
         "{stderr}"
     );
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+}
+
+/// A write that fails names the file too, not only the error.
+#[test]
+fn a_failed_write_names_the_file() {
+    let run = rookling(&[
+        "datagen", "--out", "/dev/full", "--games", "2", "--nodes", "200",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "rookling: cannot write /dev/full: No space left on device (os error 28)"
+    );
+}
+
+#[test]
+fn zero_games_is_refused() {
+    let run = rookling(&["datagen", "--out", "/dev/null", "--games", "0"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("--games"), "{stderr}");
 }

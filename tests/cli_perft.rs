@@ -124,3 +124,28 @@ fn help_explains_every_flag() {
     }
     assert!(stdout(&rookling(&["--help"])).contains("perft"));
 }
+
+/// A reader that closes the pipe early (`rookling perft 4 --split 3 | head -1`) ends
+/// Rookling quietly, killed by SIGPIPE as `cat` would be: no error on stderr.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::BufRead;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args(["perft", "4", "--split", "3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rookling runs");
+    let stdout = child.stdout.take().expect("piped");
+    let mut first = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("a line");
+    assert!(first.contains(";split "), "{first}");
+    // The reader is gone (dropped with the line read).
+    let out = child.wait_with_output().expect("it ends");
+    assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

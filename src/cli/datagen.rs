@@ -21,7 +21,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Games to play (over all threads).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Nodes searched per move.
     #[arg(long, value_name = "N", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -52,13 +52,19 @@ fn lines(game: &Game) -> String {
     text
 }
 
+/// How many of `games` thread `t` of `threads` plays: as many as the others, give or
+/// take one (the first `games % threads` threads play one more), whatever the count.
+fn share(games: u64, threads: u64, t: u64) -> u64 {
+    games / threads + u64::from(t < games % threads)
+}
+
 /// Runs `rookling datagen`.
 pub fn run(args: DatagenArgs) -> Result<ExitCode, CliError> {
     let file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&args.out)
-        .map_err(|e| CliError::Other(format!("{}: {e}", args.out.display())))?;
+        .map_err(CliError::file(&args.out, "open"))?;
     let mut out = BufWriter::new(file);
     let config = SelfPlayConfig {
         nodes: args.nodes,
@@ -75,8 +81,7 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, CliError> {
         for t in 0..threads {
             let sender = sender.clone();
             let config = config.clone();
-            // Thread t plays games t, t + threads, t + 2 * threads, ...
-            let share = (args.games + threads - 1 - t) / threads;
+            let share = share(args.games, threads, t);
             let seed = args.seed.wrapping_add(t);
             scope.spawn(move || {
                 let mut searcher = Searcher::new(16);
@@ -92,8 +97,9 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, CliError> {
             });
         }
         drop(sender);
+        let written = |e| CliError::file(&args.out, "write")(e);
         for game in receiver {
-            out.write_all(lines(&game).as_bytes())?;
+            out.write_all(lines(&game).as_bytes()).map_err(written)?;
             games += 1;
             positions += game.samples.len() as u64;
             score[(game.white_result * 2.0) as usize] += 1;
@@ -106,19 +112,37 @@ pub fn run(args: DatagenArgs) -> Result<ExitCode, CliError> {
                 score[0]
             ));
             if games.is_multiple_of(100) {
-                out.flush()?;
+                out.flush().map_err(written)?;
             }
         }
-        out.flush()?;
+        out.flush().map_err(written)?;
         Ok(())
     })?;
     bar.finish_and_clear();
-    println!(
+    writeln!(
+        std::io::stdout().lock(),
         "{games} games, {positions} positions appended to {} (white +{} ={} -{})",
         args.out.display(),
         score[2],
         score[1],
         score[0]
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn games_are_shared_out_whole_and_without_overflow() {
+        for (games, threads) in [(u64::MAX, 2), (u64::MAX, 256), (7, 3), (1, 4), (5, 1)] {
+            let shares: Vec<u64> = (0..threads).map(|t| share(games, threads, t)).collect();
+            let total: u128 = shares.iter().map(|&n| u128::from(n)).sum();
+            assert_eq!(total, u128::from(games), "{games} over {threads}");
+            let (min, max) = (shares.iter().min(), shares.iter().max());
+            assert!(max.zip(min).is_some_and(|(a, b)| a - b <= 1), "{shares:?}");
+        }
+        assert_eq!(share(u64::MAX, 2, 1), u64::MAX / 2);
+    }
 }

@@ -73,11 +73,27 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(e) if e.is_broken_pipe() => end_as_by_sigpipe(),
         Err(e) => {
             eprintln!("rookling: {e}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Ends Rookling as a closed pipe ends `cat` or `grep` (`rookling perft 4 --split 3 |
+/// head`): quietly, killed by SIGPIPE on Unix (status 141 in a shell). Rookling
+/// ignores SIGPIPE while it runs (so a closed pipe to another engine is an error it
+/// reports, not its end); this restores the default only for its own stdout.
+fn end_as_by_sigpipe() -> ExitCode {
+    #[cfg(unix)]
+    // SAFETY: signal() and raise() only change and deliver a signal; with the default
+    // action restored, SIGPIPE ends the process here.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::raise(libc::SIGPIPE);
+    }
+    ExitCode::from(141)
 }
 
 /// A progress bar on stderr counting `len` `unit`s, drawn only when stderr is a terminal.

@@ -209,7 +209,7 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, CliError> {
         let reader: Box<dyn BufRead> = if source == "-" {
             Box::new(std::io::stdin().lock())
         } else {
-            let f = File::open(file).map_err(|e| CliError::Other(format!("{source}: {e}")))?;
+            let f = File::open(file).map_err(CliError::file(file, "open"))?;
             Box::new(BufReader::new(f))
         };
         let mut reader = reader;
