@@ -324,3 +324,45 @@ fn statistics_split_and_merge_exactly() {
     altered[multiple] = with_field(&altered[multiple], 0, &bumped.join(" "));
     assert_refused(&altered.join("\n"), Some(multiple + 1), "not a multiple");
 }
+
+/// A `stats` result whose counts no perft can have is refused with its file and line,
+/// status 2, before anything is summed: more captures (castles, checks, ...) than
+/// nodes, more checkmates than checks.
+#[test]
+fn merge_refuses_impossible_statistics() {
+    let results = count_with_stats(&split("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3, 1));
+    assert_eq!(merge(&results.join("\n")).0, Some(0));
+    let counts = |r: &str| -> Vec<u128> {
+        let head = r.split(';').next().unwrap_or("");
+        let list = head.strip_prefix("stats ").expect("a stats result");
+        list.split(' ').map(|c| c.parse().expect("a count")).collect()
+    };
+    // (the column to change, the value relative to the nodes or checks, what is said)
+    let cases: [(usize, &dyn Fn(&[u128]) -> u128, &str); 5] = [
+        (1, &|c| c[0] + 1, "captures"),
+        (3, &|c| c[0] + 1, "castles"),
+        (5, &|c| c[0] + 1, "checks"),
+        (2, &|c| c[1] + 1, "en passant"),
+        (8, &|c| c[5] + 1, "checkmates"),
+    ];
+    for (column, value, said) in cases {
+        let mut altered = results.clone();
+        let line = altered.len() - 1;
+        let mut c = counts(&altered[line]);
+        c[column] = value(&c);
+        // Kept a multiple of the multiplicity, so that only the arithmetic is wrong.
+        let multiplicity: u128 = altered[line]
+            .split(';')
+            .nth(3)
+            .and_then(|m| m.parse().ok())
+            .expect("a multiplicity");
+        c[column] = c[column].div_ceil(multiplicity) * multiplicity;
+        let text: Vec<String> = c.iter().map(u128::to_string).collect();
+        altered[line] = with_field(&altered[line], 0, &format!("stats {}", text.join(" ")));
+        assert_refused(
+            &altered.join("\n"),
+            Some(line + 1),
+            &format!("impossible statistics: {said}"),
+        );
+    }
+}

@@ -145,6 +145,34 @@ impl Stats {
 }
 
 impl Stats {
+    /// Why these counts cannot be the breakdown of any perft, if they cannot: each
+    /// kind of move is at most every leaf; en passant captures are captures;
+    /// discovered and double checks (two kinds that exclude each other) and checkmates
+    /// are checks; en passant, castling and promotion exclude each other. `None` for
+    /// counts that may be right (only a count can tell).
+    pub fn impossibility(&self) -> Option<String> {
+        let counts = self.counts();
+        for (label, &n) in LABELS.iter().zip(&counts).skip(1) {
+            if n > self.nodes {
+                return Some(format!("{label} {n} exceed the {} nodes", self.nodes));
+            }
+        }
+        let at_most = |what: &str, n: u128, whole: &str, of: u128| {
+            (n > of).then(|| format!("{what} {n} exceed the {of} {whole}"))
+        };
+        at_most("en passant", self.en_passant, "captures", self.captures)
+            .or_else(|| at_most("checkmates", self.checkmates, "checks", self.checks))
+            .or_else(|| {
+                let n = self.discovered_checks.checked_add(self.double_checks)?;
+                at_most("discovered and double checks", n, "checks", self.checks)
+            })
+            .or_else(|| {
+                let n =
+                    (self.en_passant.checked_add(self.castles)?).checked_add(self.promotions)?;
+                at_most("en passant, castles and promotions", n, "nodes", self.nodes)
+            })
+    }
+
     /// The sum, or `None` if a count overflows.
     pub fn checked_add(&self, other: &Stats) -> Option<Stats> {
         let (a, b) = (self.counts(), other.counts());
@@ -375,6 +403,35 @@ mod tests {
         for (fen, depth, counts) in cases {
             assert_eq!(stats_of(fen, depth), row(counts), "{fen}");
         }
+    }
+
+    #[test]
+    fn real_breakdowns_are_possible_and_broken_ones_are_not() {
+        for fen in [START_FEN, KIWIPETE, POSITION_3, POSITION_4] {
+            for depth in 0..=3 {
+                assert_eq!(stats_of(fen, depth).impossibility(), None, "{fen} {depth}");
+            }
+        }
+        let real = [197_281, 1_576, 0, 0, 0, 469, 0, 0, 8];
+        let broken = |i: usize, n: u64, why: &str| {
+            let mut c = real;
+            c[i] = n;
+            let said = row(c).impossibility().unwrap_or_default();
+            assert!(said.contains(why), "{c:?}: '{said}'");
+        };
+        broken(1, 197_282, "captures 197282 exceed the 197281 nodes");
+        broken(5, 300_000, "checks 300000 exceed");
+        broken(3, 197_282, "castles");
+        broken(2, 1_577, "en passant 1577 exceed the 1576 captures");
+        broken(8, 470, "checkmates 470 exceed the 469 checks");
+        broken(6, 470, "discovered and double checks");
+        let mut c = real;
+        (c[2], c[3], c[4]) = (0, 100_000, 100_000);
+        assert!(
+            row(c)
+                .impossibility()
+                .is_some_and(|w| w.contains("promotions"))
+        );
     }
 
     /// The divide's subtrees add up to the whole, and agree with plain perft.

@@ -97,6 +97,8 @@ pub enum UnitError {
     Overflow,
     /// The split's ply is deeper than its depth.
     PlyTooDeep,
+    /// Statistics no perft can have (more captures than nodes, ...): why.
+    Impossible(String),
 }
 
 impl fmt::Display for UnitError {
@@ -123,6 +125,7 @@ impl fmt::Display for UnitError {
             Self::NotMultiple => f.write_str("a count is not a multiple of the multiplicity"),
             Self::Overflow => f.write_str("the node count overflows 128 bits"),
             Self::PlyTooDeep => f.write_str("the split ply is deeper than the depth"),
+            Self::Impossible(why) => write!(f, "impossible statistics: {why}"),
         }
     }
 }
@@ -337,6 +340,9 @@ impl UnitResult {
             UnitError::Fields(_, n) => UnitError::Fields(RESULT_FIELDS, n + 1),
             e => e,
         })?;
+        if let Some(why) = stats.as_ref().and_then(Stats::impossibility) {
+            return Err(UnitError::Impossible(why));
+        }
         let multiple = |n: u128| n.is_multiple_of(u128::from(unit.multiplicity));
         let all = stats.map_or(multiple(nodes), |s| s.counts().into_iter().all(multiple));
         if !all {
