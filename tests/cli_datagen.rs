@@ -66,7 +66,13 @@ fn an_unwritable_file_is_one_line_and_status_2() {
 #[test]
 fn a_failed_write_names_the_file() {
     let run = rookling(&[
-        "datagen", "--out", "/dev/full", "--games", "2", "--nodes", "200",
+        "datagen",
+        "--out",
+        "/dev/full",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
     ]);
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);
