@@ -84,9 +84,7 @@ proptest! {
         if let Ok(pos) = Position::from_fen(&fen) {
             let back = Position::from_fen(&pos.to_fen()).expect("our own FEN is valid");
             prop_assert!(same(&back, &pos), "{}", fen);
-            let mut copy = pos.clone();
-            let _ = rookling::perft::perft(&mut copy, 2);
-            prop_assert_eq!(copy.to_fen(), pos.to_fen());
+            let _ = rookling::perft::perft(&pos, 2);
         }
     }
 
@@ -121,9 +119,7 @@ proptest! {
             prop_assert!(same(&back, &pos));
             prop_assert_eq!(pos.key(), pos.compute_key());
             // And the generator copes with it (odd castling rights, en passant, checks).
-            let mut copy = pos.clone();
-            let _ = rookling::perft::perft(&mut copy, 2);
-            prop_assert_eq!(copy.to_fen(), pos.to_fen());
+            let _ = rookling::perft::perft(&pos, 2);
         }
     }
 

@@ -24,9 +24,9 @@ fn check_suite(path: &str, expected_positions: usize) {
     assert_eq!(suite.len(), expected_positions);
     let mut checked = 0;
     for entry in &suite {
-        let (fen, mut pos) = (&entry.fen, entry.position.clone());
+        let (fen, pos) = (&entry.fen, &entry.position);
         for &(depth, expected) in entry.counts.iter().filter(|(_, n)| *n <= NODE_BUDGET) {
-            let nodes = perft(&mut pos, depth);
+            let nodes = perft(pos, depth);
             assert_eq!(nodes, expected, "perft {depth} of {fen}");
             checked += 1;
         }
@@ -52,9 +52,9 @@ fn fischer_suite() {
 #[ignore]
 fn suites_to_full_depth() {
     for path in ["tests/data/standard.epd", "tests/data/fischer.epd"] {
-        for mut entry in read_suite(path) {
+        for entry in read_suite(path) {
             for (depth, expected) in entry.counts {
-                let nodes = perft(&mut entry.position, depth);
+                let nodes = perft(&entry.position, depth);
                 assert_eq!(nodes, expected, "perft {depth} of {}", entry.fen);
             }
         }

@@ -77,9 +77,9 @@ fn split_parallel_merge_is_exact() {
     // A small endgame cut 3 plies down, where king moves transpose: fewer units than move
     // sequences, and multiplicities carry the difference.
     let endgame = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
-    let mut pos = Position::from_fen(endgame).expect("valid FEN");
-    let sequences = perft(&mut pos, 3) as usize;
-    let expected = perft(&mut pos, 7);
+    let pos = Position::from_fen(endgame).expect("valid FEN");
+    let sequences = perft(&pos, 3) as usize;
+    let expected = perft(&pos, 7);
     let (units, total) = split_parallel_merge(&dir, endgame, 7, 3);
     assert!(units < sequences, "{units} units for {sequences} sequences");
     assert_eq!(total, format!("Nodes searched: {expected}"));
@@ -151,8 +151,8 @@ fn assert_refused(results: &str, line: Option<usize>, reason: &str) {
 fn small_split_results() -> (Vec<String>, u128) {
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
     let results: Vec<String> = split(fen, 4, 1).iter().map(|u| count(u)).collect();
-    let mut pos = Position::from_fen(fen).expect("valid FEN");
-    (results, perft(&mut pos, 4))
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    (results, perft(&pos, 4))
 }
 
 /// Replaces field `i` (0 = the node count) of a `;`-separated line.

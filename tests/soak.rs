@@ -395,7 +395,7 @@ impl Session {
             ));
         }
         let mut want: HashMap<String, u128> = HashMap::new();
-        for (mv, n) in divide(&mut pos.clone(), *depth) {
+        for (mv, n) in divide(pos, *depth) {
             want.insert(mv.to_uci(pos.is_chess960()), n);
         }
         let mut seen: HashMap<String, u128> = HashMap::new();

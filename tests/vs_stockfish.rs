@@ -110,7 +110,7 @@ fn random_positions_match_stockfish() {
         let chess960 = pos.is_chess960();
         let fen = pos.to_fen();
         let depth = if legal_moves(&pos).len() > 30 { 3 } else { 4 };
-        let mut mine = divide(&mut pos, depth);
+        let mut mine = divide(&pos, depth);
         let total: u128 = mine.iter().map(|(_, n)| n).sum();
         let (theirs, sf_total) = sf.perft(&fen, depth, chess960);
         if total != u128::from(sf_total) {

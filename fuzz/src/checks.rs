@@ -198,10 +198,10 @@ pub fn perft_modes(data: &[u8]) {
     let mut pos = start;
     decode::walk(pos.clone(), choices, 16, |p| pos = p.clone());
     let fen = pos.to_fen();
-    let mut plain = divide(&mut pos.clone(), depth);
+    let mut plain = divide(&pos, depth);
     plain.sort_by_key(|(mv, _)| mv.bits());
     let total: u128 = plain.iter().map(|(_, n)| n).sum();
-    assert_eq!(perft(&mut pos.clone(), depth), total, "{fen} depth {depth}");
+    assert_eq!(perft(&pos, depth), total, "{fen} depth {depth}");
     let never = AtomicBool::new(false);
     for (threads, hash_mb) in [(2, 0), (1, 1), (2, 1)] {
         let options = PerftOptions { threads, hash_mb };
@@ -620,7 +620,7 @@ pub fn merge(data: &[u8]) {
     let mut perfts = vec![1u128];
     let wanted = 1 + usize::from(shape % 4);
     while perfts.len() <= wanted && perfts[perfts.len() - 1] <= MERGE_WORK {
-        perfts.push(perft(&mut pos.clone(), perfts.len() as u32));
+        perfts.push(perft(&pos, perfts.len() as u32));
     }
     let depth = (perfts.len() - 1).min(wanted);
     let mut ply = usize::from(shape >> 2 & 3).min(depth);
@@ -636,10 +636,10 @@ pub fn merge(data: &[u8]) {
     let results: Vec<String> = units
         .iter()
         .map(|unit| {
-            let (parsed, mut at) =
+            let (parsed, at) =
                 Unit::parse(&unit.line()).unwrap_or_else(|e| panic!("{fen}: unit: {e}"));
             assert_eq!(&parsed, unit, "{fen}: a unit line reads back");
-            let nodes = perft(&mut at, unit.depth);
+            let nodes = perft(&at, unit.depth);
             let result = UnitResult::new(parsed, nodes).expect("no overflow at depth 4");
             result.line()
         })

@@ -78,15 +78,7 @@ impl Table {
     /// little later does not wait for memory; nothing is read or written.
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        let bucket: *const [Entry; WAYS] = self.bucket(key);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint: it never faults and changes no memory.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(bucket.cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = bucket;
+        crate::memory::prefetch(self.bucket(key));
     }
 
     /// The stored count of `key` at `depth` written with `generation`, if any.

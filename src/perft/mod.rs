@@ -3,7 +3,8 @@
 //! Pure functions on a [`Position`]; printing belongs to the UCI and CLI layers. Counts
 //! are `u128`: exact at any depth (a perft's count passes 2^64 well within
 //! [`MAX_DEPTH`]).
-//! - `tree`: the single-thread walk (last ply bulk-counted by popcount, never made);
+//! - `tree`: the tree walk, generic over what it counts: leaf nodes (`nodes`, the last
+//!   ply bulk-counted by popcount, never made) or a breakdown by kind of move ([`stats`]);
 //! - `parallel`: the tree cut into subtrees shared out to threads;
 //! - `hash`: the optional transposition table of subtree counts;
 //! - [`units`]: the tree split into work units for other processes or machines, and
@@ -11,6 +12,7 @@
 
 pub mod epd;
 pub(crate) mod hash;
+mod nodes;
 mod parallel;
 mod pool;
 pub mod stats;
@@ -58,12 +60,12 @@ pub const STACK_BYTES: usize = 16 << 20;
 /// use rookling::board::Position;
 /// use rookling::perft::perft;
 ///
-/// let mut pos = Position::startpos();
-/// assert_eq!(perft(&mut pos, 4), 197_281);
-/// assert_eq!(perft(&mut pos, 0), 1);
+/// let pos = Position::startpos();
+/// assert_eq!(perft(&pos, 4), 197_281);
+/// assert_eq!(perft(&pos, 0), 1);
 /// ```
 #[must_use]
-pub fn perft(pos: &mut Position, depth: u32) -> u128 {
+pub fn perft(pos: &Position, depth: u32) -> u128 {
     let never = AtomicBool::new(false);
     perft_with(pos, depth, &PerftOptions::default(), &never).unwrap_or(0)
 }
@@ -94,15 +96,15 @@ pub fn perft_with(
 /// use rookling::board::Position;
 /// use rookling::perft::divide;
 ///
-/// let mut pos = Position::startpos();
-/// let divide = divide(&mut pos, 3);
+/// let pos = Position::startpos();
+/// let divide = divide(&pos, 3);
 /// assert_eq!(divide.len(), 20);
 /// assert_eq!(divide.iter().map(|(_, nodes)| nodes).sum::<u128>(), 8_902);
 /// let e2e4 = divide.iter().find(|(mv, _)| mv.to_uci(false) == "e2e4").unwrap();
 /// assert_eq!(e2e4.1, 600);
 /// ```
 #[must_use]
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u128)> {
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u128)> {
     let never = AtomicBool::new(false);
     divide_with(pos, depth, &PerftOptions::default(), &never).unwrap_or_default()
 }
@@ -133,7 +135,7 @@ pub fn divide_with(
     let divide = if depth == 1 {
         legal_moves(pos).iter().map(|&mv| (mv, 1)).collect()
     } else {
-        parallel::divide(pos, depth, options.threads, parallel::Perft(table), stop)
+        parallel::divide::<u64>(pos, depth, options.threads, table, stop)
     };
     (!stop.load(Ordering::Relaxed)).then_some(divide)
 }
@@ -152,8 +154,8 @@ mod tests {
         let stop = AtomicBool::new(true);
         let pos = Position::startpos();
         assert_eq!(divide_with(&pos, 5, &PerftOptions::default(), &stop), None);
-        assert_eq!(perft(&mut pos.clone(), 0), 1);
-        assert_eq!(divide(&mut pos.clone(), 0), Vec::new());
+        assert_eq!(perft(&pos, 0), 1);
+        assert_eq!(divide(&pos, 0), Vec::new());
     }
 
     /// A stop raised during a long count ends it, with `None`, in every mode.
@@ -228,7 +230,7 @@ mod tests {
         )
         .expect("valid FEN");
         let never = AtomicBool::new(false);
-        let plain = divide(&mut pos.clone(), 4);
+        let plain = divide(&pos, 4);
         assert_eq!(plain.iter().map(|(_, n)| n).sum::<u128>(), 4_085_603);
         for (threads, hash_mb) in [(2, 0), (1, 2), (3, 2)] {
             let options = PerftOptions { threads, hash_mb };
@@ -247,8 +249,8 @@ mod tests {
             ("8/8/3p4/1Pp4r/1K5k/5p2/4P1P1/1R6 w - c6 0 1", 1, 7),
         ];
         for (fen, depth, nodes) in steps {
-            let mut pos = Position::from_fen(fen).expect("valid FEN");
-            assert_eq!(perft(&mut pos, depth), nodes, "{fen}");
+            let pos = Position::from_fen(fen).expect("valid FEN");
+            assert_eq!(perft(&pos, depth), nodes, "{fen}");
         }
         let leaf = Position::from_fen(steps[4].0).expect("valid FEN");
         let moves: Vec<String> = legal_moves(&leaf).iter().map(|m| m.to_uci(false)).collect();

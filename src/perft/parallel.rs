@@ -8,39 +8,13 @@
 //! subtrees, table), so a helper still finishing a stopped job never reads freed memory;
 //! its own stop flag is raised when the caller's is, or when a thread panics.
 
-use super::hash::Run;
 pub(crate) use super::pool::cores;
 use super::pool::{self, Task};
-use super::tree::{self, Ctx};
+use super::tree::{self, Count, Ctx};
 use crate::board::{Move, Position, Undo};
 use crate::movegen::legal_moves;
-use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// A walk the threads share out: what a subtree counts, and how.
-pub(crate) trait Walk: Send + Sync + 'static {
-    /// A subtree's count, summed by root move.
-    type Count: Default + Clone + AddAssign + Send;
-    /// The count of the subtree of `depth >= 1` plies below `pos`; meaningless once
-    /// `stop` is set.
-    fn count(&self, pos: &mut Position, depth: u32, stop: &AtomicBool) -> Self::Count;
-}
-
-/// Perft's walk ([`tree::count`]), with its table if any.
-pub(crate) struct Perft(pub Option<Arc<Run>>);
-
-impl Walk for Perft {
-    type Count = u128;
-
-    fn count(&self, pos: &mut Position, depth: u32, stop: &AtomicBool) -> u128 {
-        let ctx = Ctx {
-            hash: self.0.as_deref(),
-            stop,
-        };
-        tree::count(pos, depth, &ctx)
-    }
-}
 
 /// The deepest ply the tree is cut at.
 const MAX_SPLIT: usize = 3;
@@ -57,7 +31,7 @@ struct Item {
 }
 
 /// One parallel count, shared by the caller and its helpers.
-struct Job<W: Walk> {
+struct Job<C: Count> {
     root: Position,
     items: Vec<Item>,
     /// Plies below each item.
@@ -66,14 +40,15 @@ struct Job<W: Walk> {
     next: AtomicUsize,
     /// Root moves.
     roots: usize,
-    walk: W,
+    /// The table of subtree counts, if any.
+    table: Option<Arc<C::Table>>,
     /// The helpers' stop flag (the caller's own is passed on to it).
     stop: AtomicBool,
     /// Counts by root move, summed over the threads' shares.
-    counts: Mutex<Vec<W::Count>>,
+    counts: Mutex<Vec<C::Wide>>,
 }
 
-impl<W: Walk> Job<W> {
+impl<C: Count> Job<C> {
     /// Counts items until none is left or `stop` (or the job's flag) is set, then adds
     /// the counts to the job's. A panic raises the job's flag on its way out, so that
     /// the other threads stop early.
@@ -98,23 +73,27 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-/// Each legal move of `pos` with the count of `walk` `depth - 1` plies below it, counted
-/// by `threads` threads (one: on this thread, root move by root move); meaningless once
-/// `stop` is set. `depth` must be at least 2 (each subtree keeps at least one ply). A
-/// panic on a helper is raised again here.
-pub(crate) fn divide<W: Walk>(
+/// Each legal move of `pos` with the count `depth - 1` plies below it (with `table`, if
+/// any), counted by `threads` threads (one: on this thread, root move by root move);
+/// meaningless once `stop` is set. `depth` must be at least 2 (each subtree keeps at
+/// least one ply). A panic on a helper is raised again here.
+pub(crate) fn divide<C: Count>(
     pos: &Position,
     depth: u32,
     threads: usize,
-    walk: W,
+    table: Option<Arc<C::Table>>,
     stop: &AtomicBool,
-) -> Vec<(Move, W::Count)> {
+) -> Vec<(Move, C::Wide)> {
     if threads <= 1 {
         let mut pos = pos.clone();
         let mut divide = Vec::new();
+        let ctx = Ctx {
+            table: table.as_deref(),
+            stop,
+        };
         for &mv in legal_moves(&pos).iter() {
             let undo = pos.make(mv);
-            let count = walk.count(&mut pos, depth - 1, stop);
+            let count = tree::count::<C>(&mut pos, depth - 1, &ctx);
             pos.unmake(mv, &undo);
             divide.push((mv, count));
         }
@@ -124,15 +103,15 @@ pub(crate) fn divide<W: Walk>(
     let root_moves = legal_moves(pos);
     let (items, remaining) = items(pos, depth, threads);
     let helpers = threads.min(items.len()).saturating_sub(1);
-    let job = Arc::new(Job {
+    let job = Arc::new(Job::<C> {
         root: pos.clone(),
         items,
         depth: remaining,
         next: AtomicUsize::new(0),
         roots: root_moves.len(),
-        walk,
+        table,
         stop: AtomicBool::new(false),
-        counts: Mutex::new(vec![W::Count::default(); root_moves.len()]),
+        counts: Mutex::new(vec![C::Wide::default(); root_moves.len()]),
     });
     let helped = Arc::clone(&job);
     let task: Task = Arc::new(move || helped.share(&helped.stop));
@@ -156,8 +135,12 @@ pub(crate) fn divide<W: Walk>(
 
 /// One thread's share: takes subtrees until none is left (or a stop flag is set),
 /// returns the counts by root move.
-fn work<W: Walk>(job: &Job<W>, stop: &AtomicBool) -> Vec<W::Count> {
-    let mut counts = vec![W::Count::default(); job.roots];
+fn work<C: Count>(job: &Job<C>, stop: &AtomicBool) -> Vec<C::Wide> {
+    let mut counts = vec![C::Wide::default(); job.roots];
+    let ctx = Ctx {
+        table: job.table.as_deref(),
+        stop,
+    };
     let mut pos = job.root.clone();
     let mut undos: [Option<Undo>; MAX_SPLIT] = [None; MAX_SPLIT];
     loop {
@@ -170,7 +153,7 @@ fn work<W: Walk>(job: &Job<W>, stop: &AtomicBool) -> Vec<W::Count> {
         for (undo, &mv) in undos.iter_mut().zip(path) {
             *undo = Some(pos.make(mv));
         }
-        counts[item.root] += job.walk.count(&mut pos, job.depth, stop);
+        counts[item.root] += tree::count::<C>(&mut pos, job.depth, &ctx);
         for (undo, &mv) in undos.iter().zip(path).rev() {
             if let Some(undo) = undo {
                 pos.unmake(mv, undo);

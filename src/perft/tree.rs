@@ -1,35 +1,69 @@
-//! The single-thread tree walk, specialised for speed.
+//! The tree walk, written once for whatever it counts: perft's leaf nodes (`u64`, see
+//! [`nodes`](super::nodes)) or the statistics' breakdown by kind of move (`Tally`, see
+//! `stats/count.rs`). The count type is the parameter ([`Count`]), as the visitor is
+//! for the move generator; the walk itself, its rules and its CPU dispatch are here only.
 //!
-//! - Nodes two plies above the leaves ("frontier" nodes) make each move as the generator
-//!   hands it over (no move list), on the bitboards of a copy only (`make_lite`), and
-//!   count the replies by popcount: the last ply is never made. The replies of pieces
-//!   and pawns the move leaves alone are counted once per frontier node
-//!   ([`PieceCount`]).
-//! - The side to move is a type ([`Side`]); the generator itself specialises on whether
-//!   the side to move is in check.
+//! - The side to move is a type ([`Side`]); the last two plies are the count's own
+//!   ([`Count::two`], [`Count::one`]): perft never makes the last ply, the statistics
+//!   look at it from target sets.
 //! - The walk is compiled three times: for any x86-64 with magic sliders, and with
 //!   POPCNT, BMI1/2 and LZCNT enabled ([`modern_cpu`]) with magic or PEXT sliders (the
 //!   slider look-up is a type, [`Sliders`], so the inner loop never asks which one to
 //!   use); the copy is chosen at run time. The default build thus runs everywhere and is
 //!   still fast where the CPU allows.
-//! - Interior nodes of depth 2 and more are looked up in and stored to the optional
-//!   [`Run`] of the hash table, and from depth 3 up they give up early once `stop` is set.
-//! - Counts are `u64` in subtrees of at most [`NARROW_DEPTH`] plies, where they provably
-//!   fit, and `u128` above (`wide` nodes), so no count wraps at any depth.
+//!
+//! The rules, in one place for every count:
+//! - **Overflow.** Subtrees of at most [`NARROW_DEPTH`] plies are counted in the count
+//!   type itself, where a count provably fits ([`MOVE_BOUND`]); above, in its
+//!   [`Count::Wide`] form (`u128`), which the walk cannot fill: a table entry holds only
+//!   a narrow count, so reaching 2^128 would take 2^64 narrow subtrees, centuries of work.
+//! - **Table.** Nodes of depth 2 and more are looked up in the optional table and stored
+//!   to it once counted; a wide count is stored only if it narrows.
+//! - **Stop.** From depth 3 up a node gives up (counting nothing) once `stop` is set, so
+//!   a count of depth 3 or more made after `stop` may be short: it is never stored
+//!   ([`exact`]), and the caller throws the whole result away. Depth 2 never looks at
+//!   `stop`, so its counts are always exact.
 
-use super::hash::Run;
 use crate::attacks::{self, Magics, Sliders};
-use crate::board::{Color, Move, Position};
-use crate::movegen::{
-    Black, MoveList, PieceCount, Side, Visitor, White, count_legal, generate_with,
-};
-use std::marker::PhantomData;
+use crate::board::{Color, Position};
+use crate::movegen::{Black, MoveList, Side, White, generate_with};
+use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// What a walk shares with its caller: the optional hash table and the stop flag.
-pub(crate) struct Ctx<'a> {
-    /// The perft hash table, if any.
-    pub hash: Option<&'a Run>,
+/// What the walk counts of a subtree (implemented by perft's `u64` and the statistics'
+/// `Tally`): a count of a subtree of at most [`NARROW_DEPTH`] plies, added up with `+=`.
+pub(crate) trait Count: Copy + Default + AddAssign + Send + Sync + 'static {
+    /// The same count for a subtree of any depth.
+    type Wide: Copy + Default + AddAssign + From<Self> + Send + 'static;
+    /// The table of subtree counts the walk may use.
+    type Table: Send + Sync + 'static;
+
+    /// The count of the position itself (depth 0).
+    const LEAF: Self;
+
+    /// The count of the moves of `S`, who is to move in `pos` (depth 1).
+    fn one<S: Side, L: Sliders>(pos: &mut Position) -> Self;
+
+    /// The count two plies below `pos`, `S` to move (depth 2).
+    fn two<S: Side, L: Sliders>(pos: &mut Position) -> Self;
+
+    /// The wide count as a narrow one, if every number in it fits.
+    fn narrow(wide: Self::Wide) -> Option<Self>;
+
+    /// The count stored for the position with Zobrist key `key` at `depth`, if any.
+    fn probe(table: &Self::Table, key: u64, depth: u32) -> Option<Self>;
+
+    /// Stores `count` for the position with Zobrist key `key` at `depth`.
+    fn store(table: &Self::Table, key: u64, depth: u32, count: &Self);
+
+    /// Brings the table's entries for `key` into the cache, ahead of a probe.
+    fn prefetch(table: &Self::Table, key: u64);
+}
+
+/// What a walk shares with its caller: the optional table and the stop flag.
+pub(crate) struct Ctx<'a, C: Count> {
+    /// The table of subtree counts, if any.
+    pub table: Option<&'a C::Table>,
     /// Set from outside to end the walk early; the count is then meaningless.
     pub stop: &'a AtomicBool,
 }
@@ -39,37 +73,38 @@ pub(crate) struct Ctx<'a> {
 /// refused, and moves never add any), none with more than 27 moves (a queen; a pawn has
 /// at most 12, three targets times four promotions), and its king at most 8 plus 2
 /// castlings.
-pub(crate) const MOVE_BOUND: u64 = 15 * 27 + 8 + 2;
+const MOVE_BOUND: u64 = 15 * 27 + 8 + 2;
 
 /// The deepest subtree whose leaf count always fits in a `u64`: at most
-/// `MOVE_BOUND^NARROW_DEPTH` leaves, which is below `2^64` (and the next power is not).
-pub(crate) const NARROW_DEPTH: u32 = 7;
+/// `MOVE_BOUND^NARROW_DEPTH` leaves, the highest power of [`MOVE_BOUND`] below `2^64`
+/// (it is 7).
+pub(crate) const NARROW_DEPTH: u32 = {
+    let mut depth = 0;
+    while MOVE_BOUND.checked_pow(depth + 1).is_some() {
+        depth += 1;
+    }
+    depth
+};
 
-/// Children whose table buckets are fetched together before any of them is probed.
+/// Children whose table entries are fetched together before any of them is probed.
 const PREFETCH: usize = 16;
 
-const _: () = assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH).is_some());
-const _: () = assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH + 1).is_none());
-
-/// The number of leaf nodes `depth` plies below `pos`; meaningless once `ctx.stop` is set.
-pub(crate) fn count(pos: &mut Position, depth: u32, ctx: &Ctx) -> u128 {
-    match depth {
-        0 => 1,
-        1 => u128::from(count_legal(pos)),
-        _ => {
-            #[cfg(target_arch = "x86_64")]
-            if modern_cpu() {
-                if attacks::uses_pext() {
-                    // SAFETY: the CPU has every feature `pext` was compiled for, and PEXT
-                    // look-ups were chosen for it.
-                    return unsafe { pext::root(pos, depth, ctx) };
-                }
-                // SAFETY: the CPU has every feature `modern` was compiled for.
-                return unsafe { modern::root(pos, depth, ctx) };
-            }
-            baseline::root(pos, depth, ctx)
-        }
+/// The count `depth` plies below `pos`; meaningless once `ctx.stop` is set.
+pub(crate) fn count<C: Count>(pos: &mut Position, depth: u32, ctx: &Ctx<C>) -> C::Wide {
+    if depth == 0 {
+        return C::LEAF.into();
     }
+    #[cfg(target_arch = "x86_64")]
+    if modern_cpu() {
+        if attacks::uses_pext() {
+            // SAFETY: the CPU has every feature `pext` was compiled for, and PEXT
+            // look-ups were chosen for it.
+            return unsafe { pext::root(pos, depth, ctx) };
+        }
+        // SAFETY: the CPU has every feature `modern` was compiled for.
+        return unsafe { modern::root(pos, depth, ctx) };
+    }
+    baseline::root(pos, depth, ctx)
 }
 
 /// Whether the CPU runs the copy of the walk compiled with POPCNT, BMI1, BMI2 and LZCNT.
@@ -87,180 +122,154 @@ pub(crate) fn modern_cpu() -> bool {
     false
 }
 
-/// A frontier node (depth 2): each move made as the generator hands it over (on the
-/// bitboards of a copy, no move list), the replies counted (what the move leaves alone
-/// counted once for all moves).
+/// Whether a count of `depth` just made is exact, and so may be stored: always at depth
+/// 2 (which never looks at `stop`), from depth 3 up only if `stop` is not set. (A node
+/// that gave up saw `stop` set on this thread before this load, which therefore sees
+/// it too.)
 #[inline(always)]
-fn frontier<S: Side, L: Sliders>(pos: &Position) -> u64 {
-    let mut visitor = Frontier::<S, L> {
-        child: pos.clone(),
-        replies: PieceCount::new::<S::Them, L>(pos),
-        nodes: 0,
-        side: PhantomData,
-    };
-    generate_with::<S, L, _>(pos, &mut visitor);
-    visitor.nodes
-}
-
-/// The visitor of a frontier node: makes each move on `child` and counts the replies.
-struct Frontier<S, L> {
-    child: Position,
-    /// The replies' piece moves, counted once for all the children.
-    replies: PieceCount,
-    nodes: u64,
-    side: PhantomData<(S, L)>,
-}
-
-impl<S: Side, L: Sliders> Frontier<S, L> {
-    #[inline(always)]
-    fn count(&mut self, mv: Move) {
-        let undo = self.child.make_lite(mv);
-        self.nodes += self.replies.count::<S::Them, L>(&self.child);
-        self.child.unmake_lite(mv, &undo);
-    }
-}
-
-impl<S: Side, L: Sliders> Visitor for Frontier<S, L> {
-    #[inline(always)]
-    fn single(&mut self, mv: Move) {
-        self.count(mv);
-    }
+fn exact<C: Count>(depth: u32, ctx: &Ctx<C>) -> bool {
+    depth <= 2 || !ctx.stop.load(Ordering::Relaxed)
 }
 
 /// One copy of the recursive walk: `$sliders` is its slider look-up, `$feature` lists the
 /// CPU features it is compiled for.
 macro_rules! walk {
     ($name:ident, $sliders:ty $(, $feature:literal)?) => {
-        pub(crate) mod $name {
+        mod $name {
             use super::*;
 
             /// This copy's slider look-up.
             type L = $sliders;
 
-            /// The walk from a root of `depth >= 2`, whichever side is to move.
+            /// The walk from a root of `depth >= 1`, whichever side is to move.
             $(#[target_feature(enable = $feature)])?
-            pub(crate) fn root(pos: &mut Position, depth: u32, ctx: &Ctx) -> u128 {
+            pub(super) fn root<C: Count>(pos: &mut Position, depth: u32, ctx: &Ctx<C>) -> C::Wide {
                 match pos.side_to_move() {
-                    Color::White => wide::<White>(pos, depth, ctx),
-                    Color::Black => wide::<Black>(pos, depth, ctx),
+                    Color::White => wide::<C, White>(pos, depth, ctx),
+                    Color::Black => wide::<C, Black>(pos, depth, ctx),
                 }
             }
 
-            /// A node of `depth >= 2`, `S` to move, whose count may not fit in a `u64`
-            /// (`depth > NARROW_DEPTH`; below that it hands over to [`node`]). Its count
-            /// is stored in the table only if the entry can hold it.
+            /// A node of `depth >= 1`, `S` to move, whose count may not fit the narrow
+            /// type (`depth > NARROW_DEPTH`; below that it hands over to [`node`], and
+            /// at depth 1 to the count's own [`Count::one`]).
             $(#[target_feature(enable = $feature)])?
-            fn wide<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u128 {
-                if depth <= NARROW_DEPTH {
-                    return u128::from(node::<S>(pos, depth, ctx));
+            fn wide<C: Count, S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx<C>) -> C::Wide {
+                if depth == 1 {
+                    return C::one::<S, L>(pos).into();
                 }
-                let table = ctx.hash;
-                if let Some(table) = table
-                    && let Some(nodes) = table.probe(pos.key(), depth)
+                if depth <= NARROW_DEPTH {
+                    return node::<C, S>(pos, depth, ctx).into();
+                }
+                if let Some(table) = ctx.table
+                    && let Some(count) = C::probe(table, pos.key(), depth)
                 {
-                    return u128::from(nodes);
+                    return count.into();
                 }
                 if ctx.stop.load(Ordering::Relaxed) {
-                    return 0;
+                    return C::Wide::default();
                 }
                 let mut moves = MoveList::new();
                 generate_with::<S, L, _>(pos, &mut moves);
-                let mut nodes = 0;
+                let mut total = C::Wide::default();
                 for &mv in moves.iter() {
                     let undo = pos.make(mv);
-                    nodes += wide::<S::Them>(pos, depth - 1, ctx);
+                    total += wide::<C, S::Them>(pos, depth - 1, ctx);
                     pos.unmake(mv, &undo);
                 }
-                if let Some(table) = table
-                    && let Ok(nodes) = u64::try_from(nodes)
+                if let Some(table) = ctx.table
+                    && exact(depth, ctx)
+                    && let Some(count) = C::narrow(total)
                 {
-                    table.store(pos.key(), depth, nodes);
+                    C::store(table, pos.key(), depth, &count);
                 }
-                nodes
+                total
             }
 
             /// A node of `2 <= depth <= NARROW_DEPTH`, `S` to move.
             $(#[target_feature(enable = $feature)])?
-            fn node<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
-                if let Some(table) = ctx.hash
-                    && let Some(nodes) = table.probe(pos.key(), depth)
+            fn node<C: Count, S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx<C>) -> C {
+                if let Some(table) = ctx.table
+                    && let Some(count) = C::probe(table, pos.key(), depth)
                 {
-                    return nodes;
+                    return count;
                 }
-                expand::<S>(pos, depth, ctx)
+                expand::<C, S>(pos, depth, ctx)
             }
 
-            /// [`node`] past its table look-up (one that found nothing): counts the
-            /// node from its moves and stores the count.
+            /// [`node`] of `depth >= 2` past its table look-up (one that found nothing):
+            /// counts the node from its moves and stores the count.
             $(#[target_feature(enable = $feature)])?
-            fn expand<S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx) -> u64 {
-                let table = ctx.hash;
-                let nodes = if depth == 2 {
-                    frontier::<S, L>(pos)
+            fn expand<C: Count, S: Side>(pos: &mut Position, depth: u32, ctx: &Ctx<C>) -> C {
+                let count = if depth == 2 {
+                    C::two::<S, L>(pos)
                 } else {
                     if ctx.stop.load(Ordering::Relaxed) {
-                        return 0;
+                        return C::default();
                     }
                     let mut moves = MoveList::new();
                     generate_with::<S, L, _>(pos, &mut moves);
-                    match table {
+                    match ctx.table {
                         None => {
-                            let mut nodes = 0;
+                            let mut count = C::default();
                             for &mv in moves.iter() {
                                 let undo = pos.make(mv);
-                                nodes += node::<S::Them>(pos, depth - 1, ctx);
+                                count += node::<C, S::Them>(pos, depth - 1, ctx);
                                 pos.unmake(mv, &undo);
                                 debug_assert_eq!(pos.key(), pos.compute_key());
                             }
-                            nodes
+                            count
                         }
-                        Some(table) => children::<S>(pos, &moves, depth - 1, table, ctx),
+                        Some(table) => children::<C, S>(pos, &moves, depth - 1, table, ctx),
                     }
                 };
-                if let Some(table) = table {
-                    table.store(pos.key(), depth, nodes);
+                if let Some(table) = ctx.table
+                    && exact(depth, ctx)
+                {
+                    C::store(table, pos.key(), depth, &count);
                 }
-                nodes
+                count
             }
 
-            /// The counts of the children (`depth` plies each) `moves` lead to from
-            /// `pos`, with a table: looked up in groups of [`PREFETCH`]. Every child of a
-            /// group is made once to learn its key and have its bucket fetched, then the
-            /// group is probed (each probe finding its bucket in cache instead of waiting
-            /// for memory in turn), and only the children not found are made again and
-            /// counted, without a second look-up. (Kept out of line: inlined, it slows
-            /// the walk without a table.)
+            /// The counts of the children (`depth >= 2` plies each) `moves` lead to
+            /// from `pos`, with a table: looked up in groups of [`PREFETCH`]. Every child
+            /// of a group is made once to learn its key and have its entries fetched,
+            /// then the group is probed (each probe finding its entries in cache instead
+            /// of waiting for memory in turn), and only the children not found are made
+            /// again and counted, without a second look-up. (Kept out of line: inlined,
+            /// it slows the walk without a table.)
             $(#[target_feature(enable = $feature)])?
             #[inline(never)]
-            fn children<S: Side>(
+            fn children<C: Count, S: Side>(
                 pos: &mut Position,
                 moves: &MoveList,
                 depth: u32,
-                table: &Run,
-                ctx: &Ctx,
-            ) -> u64 {
-                let mut nodes = 0;
+                table: &C::Table,
+                ctx: &Ctx<C>,
+            ) -> C {
+                let mut count = C::default();
                 for group in moves.chunks(PREFETCH) {
                     let mut keys = [0; PREFETCH];
                     for (key, &mv) in keys.iter_mut().zip(group) {
                         let undo = pos.make(mv);
                         *key = pos.key();
-                        table.prefetch(*key);
+                        C::prefetch(table, *key);
                         pos.unmake(mv, &undo);
                     }
                     for (&key, &mv) in keys.iter().zip(group) {
-                        nodes += match table.probe(key, depth) {
-                            Some(count) => count,
+                        count += match C::probe(table, key, depth) {
+                            Some(found) => found,
                             None => {
                                 let undo = pos.make(mv);
-                                let count = expand::<S::Them>(pos, depth, ctx);
+                                let found = expand::<C, S::Them>(pos, depth, ctx);
                                 pos.unmake(mv, &undo);
-                                count
+                                debug_assert_eq!(pos.key(), pos.compute_key());
+                                found
                             }
                         };
                     }
                 }
-                nodes
+                count
             }
         }
     };
@@ -271,3 +280,15 @@ walk!(baseline, Magics);
 walk!(modern, Magics, "popcnt,bmi1,bmi2,lzcnt");
 #[cfg(target_arch = "x86_64")]
 walk!(pext, attacks::Pext, "popcnt,bmi1,bmi2,lzcnt");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrow_counts_fit() {
+        assert_eq!(NARROW_DEPTH, 7);
+        assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH).is_some());
+        assert!(MOVE_BOUND.checked_pow(NARROW_DEPTH + 1).is_none());
+    }
+}

@@ -54,8 +54,8 @@ mod tests {
 
     #[test]
     fn both_orders_list_the_same_lines() {
-        let mut pos = Position::startpos();
-        let counts = divide(&mut pos, 2);
+        let pos = Position::startpos();
+        let counts = divide(&pos, 2);
         let generator = divide_lines(&pos, 2, &counts, RootOrder::Generator);
         let stockfish = divide_lines(&pos, 2, &counts, RootOrder::Stockfish);
         assert_eq!(generator.len(), 22);

@@ -16,21 +16,21 @@
 
 use super::reference;
 use super::{Tally, mates};
-use crate::attacks;
+use crate::attacks::{self, Sliders};
 use crate::board::{Bitboard, Move, PieceType, Position, Square};
-use crate::movegen::{MoveList, Side, Visitor, generate};
+use crate::movegen::{MoveList, Side, Visitor, generate_with};
 use std::marker::PhantomData;
 
-/// Adds the last-ply moves of `pos`, `S` to move, to `tally`.
+/// Adds the last-ply moves of `pos`, `S` to move, to `tally`, with the slider look-up `L`.
 #[inline(always)]
-pub(super) fn count<S: Side>(pos: &mut Position, tally: &mut Tally) {
-    let mut leaf = Leaf::<S>::new(pos, tally);
-    generate::<S, _>(pos, &mut leaf);
+pub(super) fn count<S: Side, L: Sliders>(pos: &mut Position, tally: &mut Tally) {
+    let mut leaf = Leaf::<S, L>::new(pos, tally);
+    generate_with::<S, L, _>(pos, &mut leaf);
     let Leaf {
         checking, singles, ..
     } = leaf;
     for &mv in checking.iter() {
-        tally.checkmates += u64::from(mates::<S>(pos, mv));
+        tally.checkmates += u64::from(mates::<S, L>(pos, mv));
     }
     for &mv in singles.iter() {
         reference::record(tally, pos, mv);
@@ -38,7 +38,7 @@ pub(super) fn count<S: Side>(pos: &mut Position, tally: &mut Tally) {
 }
 
 /// The visitor of a last-ply node.
-struct Leaf<'a, S> {
+struct Leaf<'a, S, L> {
     pos: &'a Position,
     tally: &'a mut Tally,
     /// Enemy pieces.
@@ -56,18 +56,18 @@ struct Leaf<'a, S> {
     checking: MoveList,
     /// En passant and castling moves, to be made and recorded one by one.
     singles: MoveList,
-    side: PhantomData<S>,
+    side: PhantomData<(S, L)>,
 }
 
-impl<'a, S: Side> Leaf<'a, S> {
+impl<'a, S: Side, L: Sliders> Leaf<'a, S, L> {
     #[inline(always)]
     fn new(pos: &'a Position, tally: &'a mut Tally) -> Self {
         let us = S::US;
         let occ = pos.occupied();
         let ours = pos.color(us);
         let eksq = pos.king(S::THEM);
-        let bishop = attacks::bishop(eksq, occ);
-        let rook = attacks::rook(eksq, occ);
+        let bishop = L::bishop(eksq, occ);
+        let rook = L::rook(eksq, occ);
         let checks = [
             attacks::pawn(S::THEM, eksq),
             attacks::knight(eksq),
@@ -137,9 +137,9 @@ impl<'a, S: Side> Leaf<'a, S> {
         for mv in Move::promotions(from, to) {
             let reach = match mv.promotion_piece() {
                 Some(PieceType::Knight) => attacks::knight(to),
-                Some(PieceType::Bishop) => attacks::bishop(to, occ),
-                Some(PieceType::Rook) => attacks::rook(to, occ),
-                _ => attacks::queen(to, occ),
+                Some(PieceType::Bishop) => L::bishop(to, occ),
+                Some(PieceType::Rook) => L::rook(to, occ),
+                _ => L::rook(to, occ) | L::bishop(to, occ),
             };
             let direct = reach.has(self.eksq);
             if direct || discovered {
@@ -156,7 +156,7 @@ impl<'a, S: Side> Leaf<'a, S> {
     }
 }
 
-impl<S: Side> Visitor for Leaf<'_, S> {
+impl<S: Side, L: Sliders> Visitor for Leaf<'_, S, L> {
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard) {
         let t = &mut *self.tally;

@@ -13,20 +13,21 @@
 //! Two implementations of these definitions:
 //! - [`reference`](mod@reference): makes every last-ply move and looks at the position it
 //!   leads to; slow, and obviously right;
-//! - the walk (`walk.rs`), which counts the last ply from target sets (`leaf.rs`) and
-//!   makes only the moves that give check (to look for mate), shared out between threads
-//!   as perft is, with a hash table of whole breakdowns (`table.rs`). Tests check it
-//!   against the reference.
+//! - perft's own tree walk (`crate::perft::tree`) with a breakdown as its count
+//!   (`count.rs`): the last ply counted from target sets (`leaf.rs`), only the moves that
+//!   give check made (to look for mate); shared out between threads as perft is, with a
+//!   hash table of whole breakdowns (`table.rs`). Tests check it against the reference.
 
+mod count;
 mod leaf;
 pub mod reference;
 mod table;
-mod walk;
 
 use super::PerftOptions;
 use super::parallel;
+use crate::attacks::Sliders;
 use crate::board::{Move, Position};
-use crate::movegen::{Counter, Side, generate};
+use crate::movegen::{Counter, Side, generate_with};
 use std::fmt;
 use std::ops::{Add, AddAssign};
 use std::sync::Arc;
@@ -125,10 +126,10 @@ impl<N: Copy> Breakdown<N> {
     }
 }
 
-impl Tally {
-    /// The same counts as a [`Stats`].
-    pub(crate) fn widen(self) -> Stats {
-        Stats::from_counts(self.counts().map(u128::from))
+impl From<Tally> for Stats {
+    #[inline(always)]
+    fn from(tally: Tally) -> Stats {
+        Stats::from_counts(tally.counts().map(u128::from))
     }
 }
 
@@ -292,7 +293,7 @@ pub fn divide_with(
         let one = |mv| {
             let mut tally = Tally::default();
             reference::record(&mut tally, &mut pos, mv);
-            (mv, tally.widen())
+            (mv, tally.into())
         };
         return Some(moves.iter().copied().map(one).collect());
     }
@@ -300,7 +301,7 @@ pub fn divide_with(
         0 => None,
         mb => table::Table::new(mb).map(Arc::new),
     };
-    let divide = parallel::divide(pos, depth, options.threads, walk::Breakdown(table), stop);
+    let divide = parallel::divide::<Tally>(pos, depth, options.threads, table, stop);
     (!stop.load(Ordering::Relaxed)).then_some(divide)
 }
 
@@ -318,10 +319,10 @@ pub fn sum(parts: &[(Move, Stats)], depth: u32) -> Stats {
 /// Whether `mv`, a legal move of `S` in `pos` that gives check, mates: the opponent has
 /// no legal reply. The move is made on the bitboards only, for the replies' generator.
 #[inline(always)]
-fn mates<S: Side>(pos: &mut Position, mv: Move) -> bool {
+fn mates<S: Side, L: Sliders>(pos: &mut Position, mv: Move) -> bool {
     let undo = pos.make_lite(mv);
     let mut replies = Counter(0);
-    generate::<S::Them, _>(pos, &mut replies);
+    generate_with::<S::Them, L, _>(pos, &mut replies);
     pos.unmake_lite(mv, &undo);
     replies.0 == 0
 }
@@ -441,7 +442,7 @@ mod tests {
         let parts = divide(&pos, 2);
         let sum = parts.iter().fold(Stats::default(), |acc, (_, s)| acc + *s);
         assert_eq!(sum, stats(&pos, 2));
-        assert_eq!(sum.nodes, crate::perft::perft(&mut pos.clone(), 2));
+        assert_eq!(sum.nodes, crate::perft::perft(&pos, 2));
         assert_eq!(divide(&pos, 0), Vec::new());
     }
 

@@ -26,7 +26,7 @@ fn walk(pos: &mut Position, depth: u32, total: &mut Stats) {
             for &mv in legal_moves(pos).iter() {
                 record(&mut tally, pos, mv);
             }
-            *total += tally.widen();
+            *total += Stats::from(tally);
         }
         _ => {
             for &mv in legal_moves(pos).iter() {

@@ -29,7 +29,7 @@ struct Entry {
 struct Bucket([Entry; 2]);
 
 /// A fixed-size table of breakdowns shared by the threads of one run.
-pub(super) struct Table {
+pub(crate) struct Table {
     buckets: Box<[Bucket]>,
 }
 
@@ -51,6 +51,13 @@ impl Table {
         // The high bits of the key pick the bucket (no power-of-two size needed).
         let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
+    }
+
+    /// Brings the first cache line of the bucket of `key` (its deep entry's sequence
+    /// number, key, depth and first counts) into the cache, ahead of a probe.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(self.bucket(key));
     }
 
     /// The breakdown stored for `key` at `depth`, if any.

@@ -433,10 +433,10 @@ mod tests {
         assert_eq!(units.iter().map(|u| u.multiplicity).sum::<u64>(), 8902);
         let mut merger = Merger::new();
         for (i, unit) in units.iter().enumerate() {
-            let (parsed, mut pos) = Unit::parse(&unit.line()).expect("own line parses");
+            let (parsed, pos) = Unit::parse(&unit.line()).expect("own line parses");
             assert_eq!(&parsed, unit);
             assert_eq!(parsed.index, i as u64 + 1);
-            let nodes = perft(&mut pos, unit.depth);
+            let nodes = perft(&pos, unit.depth);
             let result = UnitResult::new(parsed, nodes).expect("fits");
             let origin = Origin {
                 source: "r".into(),
