@@ -147,18 +147,21 @@ fn list(values: impl Iterator<Item = String>) -> String {
 /// Tells the tests which outside programs they can use, as `cfg`s: a test that needs
 /// Stockfish carries `#[cfg_attr(not(has_stockfish), ignore = "needs stockfish")]`, so
 /// without it the test shows as ignored instead of passing untested (`tests/tools.rs`
-/// fails under CI, where `CI` is set, if either program is missing).
+/// fails under CI, where `CI` is set, if any of the programs is missing). Fathom is the
+/// independent Syzygy prober the tablebase tests check against.
 fn detect_tools() {
     println!("cargo::rustc-check-cfg=cfg(has_stockfish)");
     println!("cargo::rustc-check-cfg=cfg(has_parallel)");
+    println!("cargo::rustc-check-cfg=cfg(has_fathom)");
     println!("cargo::rerun-if-env-changed=PATH");
     let mut dirs: Vec<_> = env::var_os("PATH")
         .map(|paths| env::split_paths(&paths).collect())
         .unwrap_or_default();
-    // Debian installs Stockfish in /usr/games, which is not on root's PATH.
+    // Debian installs Stockfish and Fathom in /usr/games, which is not on root's PATH.
     for (program, cfg, extra) in [
         ("stockfish", "has_stockfish", Some("/usr/games")),
         ("parallel", "has_parallel", None),
+        ("fathom", "has_fathom", Some("/usr/games")),
     ] {
         dirs.extend(extra.map(Into::into));
         let found = dirs.iter().map(|d| d.join(program)).find(|p| p.is_file());

@@ -7,6 +7,8 @@
 //! programs, which uses no other module but [`lines`]). The core (types, attacks, board,
 //! movegen, perft) does no I/O; [`memory`] (how much memory a table may take, from
 //! `/proc/meminfo`) and [`lines`] (reading lines of bounded length) use no other module.
+//! [`syzygy`] (endgame tablebases: finding the files, probing them) sits on movegen,
+//! below search.
 
 #![warn(missing_docs)]
 
@@ -21,5 +23,6 @@ pub mod movegen;
 pub mod nnue;
 pub mod perft;
 pub mod search;
+pub mod syzygy;
 pub mod types;
 pub mod uci;

@@ -1,10 +1,11 @@
-//! The programs some tests need: Stockfish (the reference perft and UCI behaviour) and
-//! GNU parallel (distributed perft). `build.rs` looks for them and sets `has_stockfish`
-//! and `has_parallel`; tests that need one are ignored without it. Under CI (`CI` set)
-//! a missing program is a failure here, so CI never passes with those tests ignored.
+//! The programs some tests need: Stockfish (the reference perft and UCI behaviour), GNU
+//! parallel (distributed perft) and Fathom (the Syzygy prober tablebase probes are
+//! checked against). `build.rs` looks for them and sets `has_stockfish`, `has_parallel`
+//! and `has_fathom`; tests that need one are ignored without it. Under CI (`CI` set) a
+//! missing program is a failure here, so CI never passes with those tests ignored.
 
 /// The `cfg`s reach the integration tests and say what is really there (each is set
-/// exactly when the program can be found now); under CI both programs must be there.
+/// exactly when the program can be found now); under CI every program must be there.
 #[test]
 fn tool_cfgs_match_the_machine() {
     let found = |program: &str, extra: &[&str]| {
@@ -25,12 +26,19 @@ fn tool_cfgs_match_the_machine() {
         found("parallel", &[]),
         "has_parallel is stale: rebuild"
     );
+    assert_eq!(
+        cfg!(has_fathom),
+        found("fathom", &["/usr/games"]),
+        "has_fathom is stale: rebuild"
+    );
     if std::env::var_os("CI").is_some() {
-        let (stockfish, parallel) = (cfg!(has_stockfish), cfg!(has_parallel));
+        let (stockfish, parallel, fathom) =
+            (cfg!(has_stockfish), cfg!(has_parallel), cfg!(has_fathom));
         assert!(
             stockfish,
             "CI: Stockfish not found on PATH or in /usr/games"
         );
         assert!(parallel, "CI: GNU parallel not found on PATH");
+        assert!(fathom, "CI: fathom not found on PATH or in /usr/games");
     }
 }

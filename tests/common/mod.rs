@@ -6,6 +6,7 @@
 
 pub mod run;
 pub mod session;
+pub mod tablebase;
 
 use rookling::client::engine::read_divide;
 use rookling::client::{EngineSpec, Limits, Received, UciProcess, locate};
