@@ -114,6 +114,7 @@ fn handshake_lines(lines: &[String]) {
         "Move Overhead",
         "Ponder",
         "Clear Hash",
+        "SyzygyPath",
     ] {
         assert!(
             options
@@ -127,7 +128,10 @@ fn handshake_lines(lines: &[String]) {
             .split(" type ")
             .nth(1)
             .and_then(|t| t.split(' ').next());
-        assert!(matches!(kind, Some("spin" | "check" | "button")), "{line}");
+        assert!(
+            matches!(kind, Some("spin" | "check" | "button" | "string")),
+            "{line}"
+        );
         if kind == Some("spin") {
             let words: Vec<&str> = line.split(' ').collect();
             let after = |w: &str| {

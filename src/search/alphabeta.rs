@@ -1,6 +1,6 @@
-//! The search proper: principal variation search with a transposition table, null-move
-//! pruning, reverse futility and late-move pruning, late-move reductions, check
-//! extensions, and a quiescence search over captures and promotions.
+//! The search proper: principal variation search with a transposition table, tablebase
+//! probes, null-move pruning, reverse futility and late-move pruning, late-move
+//! reductions, check extensions, and a quiescence search over captures and promotions.
 
 use super::draw::{insufficient_material, is_repetition};
 use super::endgame::known_ending;
@@ -8,11 +8,13 @@ use super::ordering::{Heuristics, MAX_PLY, Picker, PieceTo, SEE_VALUE, captured,
 use super::params::*;
 use super::root::{RootMoves, ScoreBound};
 use super::smp::Shared;
+use super::tablebase::wdl_score;
 use super::time::Clock;
 use super::tt::Bound;
 use crate::board::{Move, PieceType, Position};
 use crate::movegen::{legal_moves, tactical_moves};
 use crate::nnue::{AccumulatorStack, network};
+use crate::syzygy;
 
 /// Above every score.
 pub const INF: i32 = 32_001;
@@ -20,6 +22,12 @@ pub const INF: i32 = 32_001;
 pub const MATE: i32 = 32_000;
 /// Scores at or beyond this (in absolute value) are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// A tablebase win at the root: a win the tables find at ply n scores `TB_WIN - n`,
+/// below every mate and above every evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this (in absolute value) are decisive: tablebase results or mates.
+/// Evaluations stay below it.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_EVERY: u64 = 1024;
@@ -63,12 +71,13 @@ pub struct Search<'a> {
     moved: [PieceTo; MAX_PLY + 2],
 }
 
-/// The score adjusted for storage: mate scores counted from the node, not the root.
+/// The score adjusted for storage: mate and tablebase scores counted from the node, not
+/// the root.
 #[inline]
 fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -78,9 +87,9 @@ fn to_tt(score: i32, ply: usize) -> i32 {
 /// The reverse of [`to_tt`].
 #[inline]
 fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -93,7 +102,7 @@ impl<'a> Search<'a> {
     pub fn new(
         pos: &Position,
         history: &[u64],
-        root_moves: Vec<Move>,
+        root_moves: RootMoves,
         heur: &'a mut Heuristics,
         clock: Clock,
         shared: &'a Shared<'a>,
@@ -119,7 +128,7 @@ impl<'a> Search<'a> {
             seldepth: 0,
             aborted: false,
             can_abort: false,
-            root_moves: RootMoves::new(&root_moves),
+            root_moves,
             pv_idx: 0,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -144,6 +153,11 @@ impl<'a> Search<'a> {
     /// Permille of the hash table filled in this search.
     pub fn tt_hashfull(&self) -> u32 {
         self.shared.tt.hashfull()
+    }
+
+    /// Tablebase hits so far, all threads.
+    pub fn tb_hits(&self) -> u64 {
+        self.shared.tb_hits()
     }
 
     /// Nodes visited so far by every thread of the search (exact for this one, at most
@@ -222,7 +236,7 @@ impl<'a> Search<'a> {
             return score;
         }
         let eval = self.acc.evaluate(ply, self.pos.side_to_move());
-        eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        eval.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     #[inline]
@@ -270,6 +284,16 @@ impl<'a> Search<'a> {
         let pawns_king =
             self.pos.colored(us, PieceType::Pawn) | self.pos.colored(us, PieceType::King);
         (self.pos.color(us) & !pawns_king).any()
+    }
+
+    /// The WDL tables' score and bound for the position at `ply`, counted as a hit; `None`
+    /// when no table covers it.
+    #[cold]
+    #[inline(never)]
+    fn probe_tables(&mut self, ply: usize) -> Option<(i32, Bound)> {
+        let wdl = syzygy::probe_wdl(&self.pos)?;
+        self.shared.count_tb_hit();
+        Some(wdl_score(wdl, ply, self.shared.tb.rule50))
     }
 
     /// Principal variation search of the current node; `excluded` is a move left out
@@ -353,6 +377,39 @@ impl<'a> Search<'a> {
             }
         }
 
+        // Tablebases: the exact result of a position just after a capture or pawn move.
+        // A decisive result that does not cut still bounds a PV node from one side.
+        let mut tb_floor = -INF;
+        let mut tb_ceiling = INF;
+        if !root
+            && excluded.is_none()
+            && self.shared.tb.wants(&self.pos, depth)
+            && let Some((score, bound)) = self.probe_tables(ply)
+        {
+            let cut = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                let eval = if in_check { -INF } else { self.evaluate(ply) };
+                let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                let stored = to_tt(score, ply);
+                self.shared
+                    .tt
+                    .store(key, None, stored, eval, stored_depth, bound);
+                return score;
+            }
+            if pv_node {
+                if bound == Bound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else {
+                    tb_ceiling = score;
+                }
+            }
+        }
+
         let us = self.pos.side_to_move();
         let raw_eval = if in_check {
             -INF
@@ -364,10 +421,10 @@ impl<'a> Search<'a> {
             -INF
         } else {
             let c = raw_eval + self.heur.correction(us, &self.pos);
-            c.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            c.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
         };
         let static_eval = match hit {
-            Some(h) if !in_check && h.score.abs() < MATE_BOUND => {
+            Some(h) if !in_check && h.score.abs() < TB_WIN_BOUND => {
                 let s = h.score;
                 match h.bound {
                     Bound::Lower if s > corrected => s,
@@ -386,7 +443,7 @@ impl<'a> Search<'a> {
             if depth <= RFP_MAX_DEPTH
                 && static_eval - (RFP_MARGIN - RFP_IMPROVING_BONUS * improving as i32) * depth
                     >= beta
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_WIN_BOUND
             {
                 return static_eval;
             }
@@ -406,7 +463,7 @@ impl<'a> Search<'a> {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if score >= TB_WIN_BOUND { beta } else { score };
                 }
             }
             // Razoring: hopeless nodes near the leaves go straight to quiescence.
@@ -422,7 +479,7 @@ impl<'a> Search<'a> {
             // The depth a ProbCut result stands for: one ply more than its search's.
             let pc_depth = depth - PROBCUT_REDUCTION + 1;
             if depth >= PROBCUT_MIN_DEPTH
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_WIN_BOUND
                 && !hit.is_some_and(|h| h.depth >= pc_depth && from_tt(h.score, ply) < pc_beta)
             {
                 let mut captures = tactical_moves(&self.pos);
@@ -477,7 +534,7 @@ impl<'a> Search<'a> {
             && h.mv.is_some()
             && h.depth >= depth - SE_TT_DEPTH_MARGIN
             && h.bound != Bound::Upper
-            && h.score.abs() < MATE_BOUND
+            && h.score.abs() < TB_WIN_BOUND
         {
             let s_beta = from_tt(h.score, ply) - SE_MARGIN * depth / 8;
             let score = self.negamax(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, h.mv);
@@ -496,21 +553,27 @@ impl<'a> Search<'a> {
 
         let ctx = self.context(ply);
         let mut picker = Picker::new(&self.pos, &mut list, hash_move, self.heur, ply, &ctx);
-        let mut best = -INF;
+        let mut best = tb_floor;
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets = [(Move::NULL, PieceTo::NONE); 64];
         let mut n_quiets = 0;
         let killers = self.heur.killers[ply];
+        // The moves of this line's tablebase group (all, without a ranking) end here.
+        let line_end = if root {
+            self.root_moves.group_end(self.pv_idx)
+        } else {
+            0
+        };
         while let Some((mv, order)) = picker.pick() {
             if Some(mv) == excluded {
                 continue;
             }
             // At the root, the move's place among the moves this MultiPV line may take
-            // (`searchmoves`, less the earlier lines' moves).
+            // (`searchmoves`, less the earlier lines' moves, within its tablebase group).
             let root_index = if root {
                 match self.root_moves.index_of(mv) {
-                    Some(i) if i >= self.pv_idx => i,
+                    Some(i) if i >= self.pv_idx && i < line_end => i,
                     _ => continue,
                 }
             } else {
@@ -521,7 +584,7 @@ impl<'a> Search<'a> {
             let piece_to = PieceTo::of(&self.pos, mv);
             let gives_check = self.pos.gives_check(mv);
             // Pruned before the move is made: most moves looked at near the leaves are.
-            if !root && best > -MATE_BOUND && !in_check && !gives_check {
+            if !root && best > -TB_WIN_BOUND && !in_check && !gives_check {
                 let prune = if quiet {
                     let lmp = (LMP_BASE + depth * depth) as usize / (2 - improving as usize);
                     (depth <= LMP_MAX_DEPTH && searched >= lmp)
@@ -623,6 +686,7 @@ impl<'a> Search<'a> {
                 0
             };
         }
+        best = best.min(tb_ceiling);
         let bound = if best >= beta {
             Bound::Lower
         } else if best_move.is_some() {
@@ -640,7 +704,7 @@ impl<'a> Search<'a> {
                 && quiet_best
                 && (bound != Bound::Lower || best > corrected)
                 && (bound != Bound::Upper || best < corrected)
-                && best.abs() < MATE_BOUND
+                && best.abs() < TB_WIN_BOUND
             {
                 self.heur
                     .learn_correction(us, &self.pos, best - raw_eval, depth);

@@ -18,23 +18,26 @@ pub(crate) mod root;
 pub mod selfplay;
 pub mod skill;
 pub(crate) mod smp;
+pub mod tablebase;
 pub(crate) mod time;
 pub(crate) mod tt;
 pub mod wdl;
 
 pub use limits::Limits;
 pub use skill::Skill;
+pub use tablebase::Syzygy;
 
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
-use alphabeta::{INF, MATE, MATE_BOUND, Search};
+use alphabeta::{INF, MATE, MATE_BOUND, Search, TB_WIN_BOUND};
 use ordering::{Heuristics, MAX_PLY};
 use report::Report;
-use root::{Line, ScoreBound};
+use root::{Line, RootMoves, ScoreBound};
 use selfplay::Rng;
 use smp::{DoneOnDrop, Root, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use tablebase::{Probe, RootRanking};
 use time::Clock;
 use tt::Tt;
 
@@ -71,6 +74,9 @@ pub struct Searcher {
     show_wdl: bool,
     /// The weakened search's random pick.
     rng: Rng,
+    /// How the tablebases are used (UCI `SyzygyProbeDepth`, `SyzygyProbeLimit`,
+    /// `Syzygy50MoveRule`); the tables themselves are [`crate::syzygy`]'s.
+    syzygy: Syzygy,
 }
 
 /// The outcome of a search: the move to play and the expected reply.
@@ -131,7 +137,13 @@ impl Searcher {
             skill: Skill::FULL,
             show_wdl: false,
             rng: Rng::new(time_seed()),
+            syzygy: Syzygy::default(),
         }
+    }
+
+    /// How the tablebases loaded by [`crate::syzygy::load`] are used.
+    pub fn set_syzygy(&mut self, syzygy: Syzygy) {
+        self.syzygy = syzygy;
     }
 
     /// Sets the number of lines each search reports (UCI `MultiPV`, 1 to
@@ -231,6 +243,11 @@ impl Searcher {
                 score: if pos.in_check() { -MATE } else { 0 },
             };
         }
+        let (ranking, probe) = self.tablebases(pos, history, &mut root_moves);
+        let tb_ranks: Vec<i32> = ranking
+            .as_ref()
+            .map_or_else(Vec::new, |r| r.moves.iter().map(|m| m.rank).collect());
+        let root_tb_hits = tb_ranks.len() as u64;
         self.tt.new_search();
         self.heur.new_search();
         self.helpers
@@ -252,29 +269,42 @@ impl Searcher {
             shown: self.multipv.min(root_moves.len()),
             show_wdl: self.show_wdl,
         };
-        let shared = Shared::new(&self.tt, control, limits.nodes, self.helpers.len());
+        let helpers = self.helpers.len();
+        let shared = Shared::new(
+            &self.tt,
+            control,
+            limits.nodes,
+            helpers,
+            probe,
+            root_tb_hits,
+        );
         let root = Root {
             pos,
             history,
             moves: &root_moves,
             max_depth,
             lines: lines.min(root_moves.len()),
+            tb_ranks: &tb_ranks,
+            tablebase: ranking.as_ref(),
         };
         let (main, helper_heurs) = (&mut self.heur, &mut self.helpers);
         let rng = &mut self.rng;
         let (best, nodes) = std::thread::scope(|scope| {
             let done = DoneOnDrop(&shared);
             let helpers = smp::spawn_helpers(scope, helper_heurs, root, &shared);
-            let mut search = Search::new(pos, history, root_moves.clone(), main, clock, &shared, 0);
+            let moves = RootMoves::new(&root_moves, &tb_ranks);
+            let mut search = Search::new(pos, history, moves, main, clock, &shared, 0);
             let (mut best, mut lines) = iterate(&mut search, root, limits, control, view, report);
             if let Some(skill) = skill {
-                let pick = skill.pick(&lines, rng);
+                // Only among the lines that keep the tablebase result.
+                let keeping = root.choices().min(lines.len());
+                let pick = skill.pick(&lines[..keeping], rng);
                 if pick > 0 {
                     // Played, so reported as the first line (as Stockfish does).
                     lines.swap(0, pick);
                     best.score = lines[0].score;
                     best.pv = lines[0].pv.clone();
-                    report_lines(&search, root.pos, view, &lines, 0, report);
+                    report_lines(&search, root, view, &lines, 0, report);
                 }
             }
             drop(done);
@@ -300,6 +330,48 @@ impl Searcher {
             ponder,
             score: best.score,
         }
+    }
+}
+
+impl Searcher {
+    /// The tablebases at the root: with few enough pieces, `root_moves` is ordered by
+    /// tablebase rank, best first (the search then takes its first line among the moves
+    /// that keep the result); the ranking (if any) and how the search probes. As in
+    /// Stockfish, a root ranked by DTZ needs no probes below it, nor does one that is
+    /// not won.
+    fn tablebases(
+        &self,
+        pos: &Position,
+        history: &[u64],
+        root_moves: &mut Vec<Move>,
+    ) -> (Option<RootRanking>, Probe) {
+        let largest = crate::syzygy::largest();
+        if largest == 0 || self.syzygy.probe_limit == 0 {
+            return (None, Probe::default());
+        }
+        // A limit above the largest tables probes those at any depth.
+        let (limit, depth) = if self.syzygy.probe_limit > largest {
+            (largest, 0)
+        } else {
+            (self.syzygy.probe_limit, self.syzygy.probe_depth)
+        };
+        let rule50 = self.syzygy.rule50;
+        let probe = Probe {
+            limit,
+            depth,
+            rule50,
+        };
+        let Some(ranking) = tablebase::rank_root(pos, history, root_moves, limit, rule50) else {
+            return (None, probe);
+        };
+        *root_moves = ranking.moves.iter().map(|m| m.mv).collect();
+        let winning = ranking.moves.first().is_some_and(|m| m.score > 0);
+        let probe = if ranking.by_dtz || !winning {
+            Probe::default()
+        } else {
+            probe
+        };
+        (Some(ranking), probe)
     }
 }
 
@@ -342,7 +414,7 @@ fn iterate(
             if search.clock.elapsed() >= REPORT_BOUNDS_AFTER {
                 let line = search.root_moves.line(search.pv_idx, depth);
                 if line.score > -INF && search.pv_idx < view.shown {
-                    report_lines(search, root.pos, view, &[line], search.pv_idx, report);
+                    report_lines(search, root, view, &[line], search.pv_idx, report);
                 }
             }
         });
@@ -368,14 +440,14 @@ fn iterate(
         if root.lines == 1 {
             lines = vec![single_line(search, &best)];
         }
-        report_lines(search, root.pos, view, &lines, 0, report);
+        report_lines(search, root, view, &lines, 0, report);
         // `mate N`: a mate in N moves or fewer was found (`mate 0` asks for none).
         if let Some(n) = limits.mate
             && (n == 0 || best.score >= MATE_BOUND && ((MATE - best.score + 1) / 2) as u32 <= n)
         {
             break;
         }
-        if !limits.infinite && search.clock.is_timed() && root.moves.len() == 1 {
+        if !limits.infinite && search.clock.is_timed() && root.choices() == 1 {
             break;
         }
         stable_iterations = if best.pv[0] == previous_best {
@@ -402,7 +474,7 @@ fn iterate(
         if root.lines == 1 {
             lines = vec![single_line(search, &best)];
         }
-        report_lines(search, root.pos, view, &lines, 0, report);
+        report_lines(search, root, view, &lines, 0, report);
     }
     (best, lines)
 }
@@ -422,18 +494,20 @@ fn single_line(search: &Search, best: &Best) -> Line {
 /// `view.shown`).
 fn report_lines(
     search: &Search,
-    root: &Position,
+    root: Root,
     view: View,
     lines: &[Line],
     first: usize,
     report: &mut dyn FnMut(String),
 ) {
     let stats = Report {
-        root,
+        root: root.pos,
         nodes: search.total_nodes(),
         elapsed: search.clock.elapsed(),
         hashfull: search.tt_hashfull(),
+        tbhits: search.tb_hits(),
         show_wdl: view.show_wdl,
+        tablebase: root.tablebase,
     };
     for (i, line) in lines.iter().enumerate() {
         if first + i < view.shown {
@@ -479,7 +553,7 @@ fn search_lines(
 /// Searches the current MultiPV line in a window around `last`, widening on failure;
 /// the root moves it searched are sorted after each window.
 fn aspiration(search: &mut Search, depth: i32, last: i32, on_fail: &mut dyn FnMut(&Search)) -> i32 {
-    if depth < params::ASPIRATION_MIN_DEPTH || last.abs() >= MATE_BOUND {
+    if depth < params::ASPIRATION_MIN_DEPTH || last.abs() >= TB_WIN_BOUND {
         let score = search.root(-INF, INF, depth);
         if !search.aborted {
             search.root_moves.sort_from(search.pv_idx);

@@ -1,9 +1,10 @@
 //! The `info` lines a search prints, one per MultiPV line, in Stockfish's format:
 //! `info depth D seldepth S multipv K score cp X|mate M [lowerbound|upperbound]
-//! [wdl W D L] nodes N nps P hashfull H time T pv ...`.
+//! [wdl W D L] nodes N nps P hashfull H tbhits B time T pv ...`.
 
 use super::alphabeta::{MATE, MATE_BOUND};
 use super::root::{Line, ScoreBound};
+use super::tablebase::{self, RootRanking};
 use super::wdl;
 use crate::board::Position;
 use crate::movegen::legal_moves;
@@ -19,8 +20,13 @@ pub struct Report<'a> {
     pub elapsed: Duration,
     /// Permille of the hash table in use.
     pub hashfull: u32,
+    /// Tablebase hits of all threads.
+    pub tbhits: u64,
     /// Whether to add `wdl W D L` (UCI_ShowWDL).
     pub show_wdl: bool,
+    /// The root's tablebase ranking: a line shows its move's tablebase score unless
+    /// the search found a mate (as Stockfish shows it).
+    pub tablebase: Option<&'a RootRanking>,
 }
 
 /// `cp X` or `mate M` (M moves, negative when getting mated).
@@ -55,19 +61,23 @@ impl Report<'_> {
             ScoreBound::Lower => " lowerbound",
             ScoreBound::Upper => " upperbound",
         };
+        let score = line.pv.first().map_or(line.score, |&mv| {
+            tablebase::shown_score(self.tablebase, mv, line.score)
+        });
         let wdl = if self.show_wdl {
-            let [w, d, l] = wdl::wdl(line.score, wdl::material(self.root));
+            let [w, d, l] = wdl::wdl(score, wdl::material(self.root));
             format!(" wdl {w} {d} {l}")
         } else {
             String::new()
         };
         format!(
-            "info depth {} seldepth {} multipv {multipv} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {ms} pv{pv}",
+            "info depth {} seldepth {} multipv {multipv} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} tbhits {} time {ms} pv{pv}",
             line.depth.max(1),
             line.seldepth.max(1),
-            score_text(line.score),
+            score_text(score),
             self.nodes,
             self.hashfull,
+            self.tbhits,
         )
     }
 }
@@ -87,7 +97,9 @@ mod tests {
             nodes: 2000,
             elapsed: Duration::from_millis(2),
             hashfull: 3,
+            tbhits: 4,
             show_wdl: true,
+            tablebase: None,
         };
         let line = Line {
             depth: 7,
@@ -101,7 +113,7 @@ mod tests {
         assert_eq!(
             text,
             format!(
-                "info depth 7 seldepth 9 multipv 2 score cp 25 lowerbound wdl {w} {d} {l} nodes 2000 nps 1000000 hashfull 3 time 2 pv e2e4"
+                "info depth 7 seldepth 9 multipv 2 score cp 25 lowerbound wdl {w} {d} {l} nodes 2000 nps 1000000 hashfull 3 tbhits 4 time 2 pv e2e4"
             )
         );
         assert_eq!(score_text(MATE - 3), "mate 2");

@@ -4,9 +4,13 @@
 //! MultiPV searches its lines one after another over this list, as Stockfish does: line
 //! `k` searches only the moves from index `k` on (the lines before it took the others),
 //! and the moves it searched are then sorted by score, so that index `k` holds its
-//! best. A ranking of root moves made before the search (tablebases) filters or orders
-//! the list before [`RootMoves::new`] takes it; the search keeps whatever order it gets
-//! until the first line has been searched.
+//! best. The search keeps whatever order it gets until the first line has been searched.
+//!
+//! When the tablebases rank the root moves ([`super::tablebase`]), the list comes best
+//! rank first and each move keeps its rank: line `k` then searches only the moves from
+//! index `k` to the end of its rank's group, and sorting never moves a move out of its
+//! group. So the first line is always a move that keeps the result, and with more lines
+//! the others follow, group by group (as Stockfish searches them).
 
 use super::alphabeta::INF;
 use crate::board::Move;
@@ -41,11 +45,13 @@ pub struct RootMove {
     /// Nodes searched below it in this search (the time manager's measure of how
     /// settled the best move is).
     pub nodes: u64,
+    /// Its tablebase rank (all 0 when the tables did not rank the root).
+    pub tb_rank: i32,
 }
 
 impl RootMove {
-    /// A move not searched yet.
-    pub fn new(mv: Move) -> Self {
+    /// A move not searched yet, of tablebase rank `tb_rank`.
+    pub fn new(mv: Move, tb_rank: i32) -> Self {
         Self {
             mv,
             score: -INF,
@@ -54,6 +60,7 @@ impl RootMove {
             seldepth: 0,
             pv: vec![mv],
             nodes: 0,
+            tb_rank,
         }
     }
 }
@@ -80,11 +87,38 @@ pub struct RootMoves {
 }
 
 impl RootMoves {
-    /// The list for `moves`, in the order given.
-    pub fn new(moves: &[Move]) -> Self {
+    /// The list for `moves`, in the order given, with their tablebase ranks `tb_ranks`
+    /// (non-increasing; empty when the tables did not rank the root).
+    pub fn new(moves: &[Move], tb_ranks: &[i32]) -> Self {
+        let rank = |i: usize| tb_ranks.get(i).copied().unwrap_or(0);
         Self {
-            moves: moves.iter().map(|&mv| RootMove::new(mv)).collect(),
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, &mv)| RootMove::new(mv, rank(i)))
+                .collect(),
         }
+    }
+
+    /// The end (exclusive) of the group of moves of the same tablebase rank as move `i`:
+    /// the moves a line at index `i` may take are those from `i` to there.
+    pub fn group_end(&self, i: usize) -> usize {
+        let Some(rank) = self.moves.get(i).map(|rm| rm.tb_rank) else {
+            return self.moves.len();
+        };
+        self.moves[i..]
+            .iter()
+            .position(|rm| rm.tb_rank != rank)
+            .map_or(self.moves.len(), |n| i + n)
+    }
+
+    /// The start of the group of moves of the same tablebase rank as move `i`.
+    fn group_start(&self, i: usize) -> usize {
+        let rank = self.moves[i].tb_rank;
+        self.moves[..i]
+            .iter()
+            .rposition(|rm| rm.tb_rank != rank)
+            .map_or(0, |n| n + 1)
     }
 
     /// The moves, best first as far as the lines searched so far have sorted them.
@@ -109,20 +143,25 @@ impl RootMoves {
         }
     }
 
-    /// Sorts the moves from index `from` on by score, best first; equal scores keep
-    /// their order.
+    /// Sorts the moves from index `from` to the end of its tablebase group by score,
+    /// best first; equal scores keep their order.
     pub fn sort_from(&mut self, from: usize) {
         if from < self.moves.len() {
-            self.moves[from..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            let end = self.group_end(from);
+            self.moves[from..end].sort_by_key(|rm| std::cmp::Reverse(rm.score));
         }
     }
 
     /// Sorts the first `n` moves (the lines searched so far in this iteration) by
-    /// score: a later line searched with what the earlier ones left in the table can
-    /// score above them, and then it is the better line (Stockfish does the same).
+    /// score, within the tablebase group of the last: a later line searched with what
+    /// the earlier ones left in the table can score above them, and then it is the
+    /// better line (Stockfish does the same).
     pub fn sort_lines(&mut self, n: usize) {
         let n = n.min(self.moves.len());
-        self.moves[..n].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        if n > 0 {
+            let start = self.group_start(n - 1);
+            self.moves[start..n].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        }
     }
 
     /// Root move `i` as a line of depth `depth`.
@@ -154,7 +193,7 @@ mod tests {
     #[test]
     fn sorting_keeps_the_taken_lines_and_ties_in_order() {
         let moves = legal_moves(&Position::startpos()).to_vec();
-        let mut list = RootMoves::new(&moves[..5]);
+        let mut list = RootMoves::new(&moves[..5], &[]);
         for (i, score) in [10, 50, 30, 50, -INF].into_iter().enumerate() {
             list.get_mut(i).score = score;
         }
@@ -164,5 +203,26 @@ mod tests {
         list.start_iteration();
         assert_eq!(list.as_slice()[1].previous_score, 50);
         assert_eq!(list.index_of(moves[2]), Some(3));
+        assert_eq!(list.group_end(1), 5, "unranked: one group");
+    }
+
+    #[test]
+    fn tablebase_groups_are_searched_and_sorted_apart() {
+        let moves = legal_moves(&Position::startpos()).to_vec();
+        // Two winning moves, two drawing, one losing.
+        let mut list = RootMoves::new(&moves[..5], &[9, 9, 0, 0, -9]);
+        assert_eq!([0, 1, 2, 3, 4].map(|i| list.group_end(i)), [2, 2, 4, 4, 5]);
+        for (i, score) in [10, 20, 300, 400, 500].into_iter().enumerate() {
+            list.get_mut(i).score = score;
+        }
+        list.sort_from(0);
+        let order: Vec<Move> = list.as_slice().iter().map(|rm| rm.mv).collect();
+        assert_eq!(order, [moves[1], moves[0], moves[2], moves[3], moves[4]]);
+        // Lines 1 to 3 taken: the third (a draw) never climbs above the wins.
+        list.sort_lines(3);
+        assert_eq!(list.as_slice()[2].mv, moves[2]);
+        list.sort_from(2);
+        assert_eq!(list.as_slice()[2].mv, moves[3]);
+        assert_eq!(list.as_slice()[4].mv, moves[4]);
     }
 }

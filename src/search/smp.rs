@@ -10,6 +10,8 @@
 
 use super::alphabeta::Search;
 use super::ordering::Heuristics;
+use super::root::RootMoves;
+use super::tablebase::{Probe, RootRanking};
 use super::time::Clock;
 use super::tt::Tt;
 use super::{Control, Limits, search_lines};
@@ -30,6 +32,10 @@ pub struct Shared<'a> {
     pub control: &'a Control,
     /// `go nodes`: the main thread ends once all threads together have visited this many.
     pub node_limit: Option<u64>,
+    /// When the search probes the tablebases.
+    pub tb: Probe,
+    /// Tablebase probes that found a result (the root's ranked moves included).
+    tb_hits: AtomicU64,
     /// Set when the main thread is done: the helpers end.
     done: AtomicBool,
     /// Nodes visited by helper `i + 1`, published every few thousand nodes.
@@ -37,12 +43,22 @@ pub struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    /// The shared state of a search with `helpers` helper threads.
-    pub fn new(tt: &'a Tt, control: &'a Control, node_limit: Option<u64>, helpers: usize) -> Self {
+    /// The shared state of a search with `helpers` helper threads, probing the
+    /// tablebases as `tb` says, `root_tb_hits` hits counted at the root already.
+    pub fn new(
+        tt: &'a Tt,
+        control: &'a Control,
+        node_limit: Option<u64>,
+        helpers: usize,
+        tb: Probe,
+        root_tb_hits: u64,
+    ) -> Self {
         Self {
             tt,
             control,
             node_limit,
+            tb,
+            tb_hits: AtomicU64::new(root_tb_hits),
             done: AtomicBool::new(false),
             helper_nodes: (0..helpers).map(|_| Counter::default()).collect(),
         }
@@ -58,6 +74,16 @@ impl<'a> Shared<'a> {
         if let Some(counter) = self.helper_nodes.get(thread - 1) {
             counter.0.store(nodes, Ordering::Relaxed);
         }
+    }
+
+    /// Counts a tablebase hit.
+    pub fn count_tb_hit(&self) {
+        self.tb_hits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Tablebase hits so far, all threads.
+    pub fn tb_hits(&self) -> u64 {
+        self.tb_hits.load(Ordering::Relaxed)
     }
 
     /// The helpers' nodes as last published.
@@ -92,6 +118,19 @@ pub struct Root<'r> {
     pub max_depth: i32,
     /// MultiPV lines searched (at most the number of root moves).
     pub lines: usize,
+    /// The tablebase rank of each of `moves` (empty when the tables did not rank them).
+    pub tb_ranks: &'r [i32],
+    /// The root's tablebase ranking, when the tables cover it (the main thread reports
+    /// its scores).
+    pub tablebase: Option<&'r RootRanking>,
+}
+
+impl Root<'_> {
+    /// The moves the first line may take: those that keep the tablebase result, or
+    /// every root move when the tables did not rank them.
+    pub fn choices(&self) -> usize {
+        self.tablebase.map_or(self.moves.len(), |r| r.best().len())
+    }
 }
 
 /// Starts one helper thread per entry of `heurs` (helper `i + 1` uses `heurs[i]`);
@@ -129,7 +168,7 @@ fn helper(thread: usize, root: Root, heur: &mut Heuristics, shared: &Shared) -> 
     let mut search = Search::new(
         root.pos,
         root.history,
-        root.moves.to_vec(),
+        RootMoves::new(root.moves, root.tb_ranks),
         heur,
         clock,
         shared,

@@ -231,8 +231,13 @@ fn table_file(name: &str) -> Option<(&str, Kind)> {
 /// Whether `path` looks like a complete table file of `kind`: the generator writes
 /// 64-byte blocks plus 16 bytes, starting with the kind's magic number.
 fn check_file(path: &Path, kind: Kind) -> Result<(), String> {
+    // Not opened unless a regular file: opening a FIFO would wait for a writer.
+    let meta = fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
     let mut file = fs::File::open(path).map_err(|e| e.to_string())?;
-    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    let size = meta.len();
     if size % 64 != 16 {
         return Err(format!("{size} bytes, not 64 x N + 16"));
     }

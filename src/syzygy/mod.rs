@@ -2,8 +2,8 @@
 //! pieces, and the distance to the next capture or pawn move that keeps it.
 //!
 //! Probing is done by the `pyrrhic-rs` crate (pure Rust, MIT, a translation of the C
-//! prober Fathom), which takes the engine's attack sets ([`adapter`]); the files are
-//! found and checked here ([`files`]). The prober keeps its tables in process-wide
+//! prober Fathom), which takes the engine's attack sets (`adapter.rs`); the files are
+//! found and checked here (`files`). The prober keeps its tables in process-wide
 //! state, so the tables are too: [`load`] replaces them for the whole process, and the
 //! probes read them under a lock that only [`load`] takes for writing.
 //!

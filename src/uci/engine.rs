@@ -448,6 +448,14 @@ impl Engine {
                 self.worker.send(Job::SetShowWdl(on), Arc::default());
             }
             Ok(Effect::Chess960(on)) => self.pos.set_chess960(on || self.fen_chess960),
+            Ok(Effect::SyzygyPath(path)) => {
+                for line in super::tablebases::load(&path) {
+                    self.out.info(&line);
+                }
+            }
+            Ok(Effect::Syzygy(syzygy)) => {
+                self.worker.send(Job::SetSyzygy(syzygy), Arc::default());
+            }
             Err(e) => self.out.info(&format!("error: setoption: {e}")),
         }
         Flow::Continue

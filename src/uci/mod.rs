@@ -8,8 +8,9 @@
 //! Files: `command` (what a line means), `preparse` (what vampirc-uci cannot parse),
 //! `parse`, `input` (the thread that reads and parses lines), `engine` (state and
 //! commands), `worker`, `prepare` (hash tables allocated off the loop thread, before
-//! `readyok`), `options`, `display` (`d`), `eval` (`eval`), `stockfish_order` (root moves of `go perft`
-//! in Stockfish's order), `output` (every line written to stdout).
+//! `readyok`), `options`, `tablebases` (`SyzygyPath`: loading the tables and saying
+//! what was found), `display` (`d`), `eval` (`eval`), `stockfish_order` (root moves of
+//! `go perft` in Stockfish's order), `output` (every line written to stdout).
 
 pub mod command;
 mod display;
@@ -23,6 +24,7 @@ pub mod parse;
 mod prepare;
 mod preparse;
 mod stockfish_order;
+mod tablebases;
 mod worker;
 
 pub use command::{Command, ParseError};

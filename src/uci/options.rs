@@ -1,7 +1,7 @@
 //! The UCI options: their declarations (printed for `uci`), their values, and
 //! `setoption` checking (names case-insensitive, as in Stockfish).
 
-use crate::search::{MAX_MULTIPV, Skill, skill};
+use crate::search::{MAX_MULTIPV, Skill, Syzygy, skill};
 use std::fmt;
 
 /// What kind of value an option takes.
@@ -11,6 +11,8 @@ enum Kind {
     Spin { default: u64, min: u64, max: u64 },
     /// `true` or `false`.
     Check { default: bool },
+    /// Any text (`<empty>` for none, as Stockfish writes it).
+    Text { default: &'static str },
     /// No value: setting it does something.
     Button,
 }
@@ -30,6 +32,10 @@ enum Id {
     Elo,
     ShowWdl,
     PerftHash,
+    SyzygyPath,
+    SyzygyProbeDepth,
+    Syzygy50MoveRule,
+    SyzygyProbeLimit,
 }
 
 /// One declared option.
@@ -40,7 +46,7 @@ struct Spec {
 }
 
 /// Every option, in the order `uci` lists them (Stockfish's order for those it has).
-const SPECS: [Spec; 12] = [
+const SPECS: [Spec; 16] = [
     Spec {
         id: Id::Threads,
         name: "Threads",
@@ -129,6 +135,34 @@ const SPECS: [Spec; 12] = [
             max: 65_536,
         },
     },
+    Spec {
+        id: Id::SyzygyPath,
+        name: "SyzygyPath",
+        kind: Kind::Text { default: "<empty>" },
+    },
+    Spec {
+        id: Id::SyzygyProbeDepth,
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    Spec {
+        id: Id::Syzygy50MoveRule,
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check { default: true },
+    },
+    Spec {
+        id: Id::SyzygyProbeLimit,
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin {
+            default: crate::syzygy::files::MAX_PIECES as u64,
+            min: 0,
+            max: crate::syzygy::files::MAX_PIECES as u64,
+        },
+    },
 ];
 
 impl fmt::Display for Spec {
@@ -139,6 +173,7 @@ impl fmt::Display for Spec {
                 write!(f, "spin default {default} min {min} max {max}")
             }
             Kind::Check { default } => write!(f, "check default {default}"),
+            Kind::Text { default } => write!(f, "string default {default}"),
             Kind::Button => write!(f, "button"),
         }
     }
@@ -174,6 +209,10 @@ pub struct Options {
     pub elo: u32,
     /// `UCI_ShowWDL`: win/draw/loss chances on score lines.
     pub show_wdl: bool,
+    /// `SyzygyPath`: the tablebases' directories, as given (`<empty>` for none).
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
+    pub syzygy: Syzygy,
 }
 
 impl Default for Options {
@@ -194,12 +233,18 @@ impl Default for Options {
             limit_strength: false,
             elo: spin(Id::Elo) as u32,
             show_wdl: false,
+            syzygy_path: "<empty>".to_string(),
+            syzygy: Syzygy {
+                probe_depth: spin(Id::SyzygyProbeDepth) as i32,
+                probe_limit: spin(Id::SyzygyProbeLimit) as u32,
+                rule50: true,
+            },
         }
     }
 }
 
 /// What a successful `setoption` asks the engine to do besides storing the value.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
     /// Nothing more.
     None,
@@ -221,6 +266,10 @@ pub enum Effect {
     Skill(Skill),
     /// Show or hide win/draw/loss chances.
     ShowWdl(bool),
+    /// Load the tablebases in these directories (empty or `<empty>`: none).
+    SyzygyPath(String),
+    /// Use the tablebases so.
+    Syzygy(Syzygy),
 }
 
 /// Why a `setoption` was refused.
@@ -276,6 +325,8 @@ impl Options {
         };
         match spec.kind {
             Kind::Button => Ok(self.apply(spec.id, 0)),
+            // A text option without a value is empty, as in Stockfish.
+            Kind::Text { .. } => Ok(self.apply_text(spec.id, value.unwrap_or(""))),
             Kind::Spin { min, max, .. } => {
                 let value = value.ok_or(OptionError::MissingValue(spec.name))?;
                 let expected = || format!("a whole number from {min} to {max}");
@@ -296,6 +347,17 @@ impl Options {
                 };
                 Ok(self.apply(spec.id, on as u64))
             }
+        }
+    }
+
+    /// Stores a text value; the effect it has.
+    fn apply_text(&mut self, id: Id, text: &str) -> Effect {
+        match id {
+            Id::SyzygyPath => {
+                self.syzygy_path = text.to_string();
+                Effect::SyzygyPath(self.syzygy_path.clone())
+            }
+            _ => Effect::None,
         }
     }
 
@@ -347,6 +409,19 @@ impl Options {
                 self.show_wdl = n != 0;
                 Effect::ShowWdl(self.show_wdl)
             }
+            Id::SyzygyProbeDepth => {
+                self.syzygy.probe_depth = n as i32;
+                Effect::Syzygy(self.syzygy)
+            }
+            Id::Syzygy50MoveRule => {
+                self.syzygy.rule50 = n != 0;
+                Effect::Syzygy(self.syzygy)
+            }
+            Id::SyzygyProbeLimit => {
+                self.syzygy.probe_limit = n as u32;
+                Effect::Syzygy(self.syzygy)
+            }
+            Id::SyzygyPath => Effect::None,
         }
     }
 
@@ -448,5 +523,48 @@ mod tests {
         ] {
             assert!(lines.contains(&line.to_string()), "{line}");
         }
+    }
+
+    #[test]
+    fn tablebase_options() {
+        let lines = declarations();
+        // Stockfish's tablebase options, declared as Stockfish declares them.
+        for line in [
+            "option name SyzygyPath type string default <empty>",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name Syzygy50MoveRule type check default true",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        ] {
+            assert!(lines.contains(&line.to_string()), "{line}");
+        }
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("syzygypath", Some("/a b/c:/d")),
+            Ok(Effect::SyzygyPath("/a b/c:/d".into()))
+        );
+        assert_eq!(o.syzygy_path, "/a b/c:/d");
+        assert_eq!(
+            o.set("SyzygyPath", None),
+            Ok(Effect::SyzygyPath(String::new()))
+        );
+        let expected = Syzygy {
+            probe_depth: 5,
+            ..Syzygy::default()
+        };
+        assert_eq!(
+            o.set("SyzygyProbeDepth", Some("5")),
+            Ok(Effect::Syzygy(expected))
+        );
+        assert!(o.set("SyzygyProbeDepth", Some("0")).is_err());
+        assert!(o.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(o.set("Syzygy50MoveRule", Some("maybe")).is_err());
+        assert_eq!(
+            o.set("Syzygy50MoveRule", Some("false")),
+            Ok(Effect::Syzygy(Syzygy {
+                rule50: false,
+                ..expected
+            }))
+        );
+        assert_eq!(o.syzygy.probe_depth, 5, "refused values change nothing");
     }
 }

@@ -9,7 +9,7 @@ use crate::memory;
 use crate::perft::stats;
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::tt::Tt;
-use crate::search::{Control, Limits, Searcher, Skill, time};
+use crate::search::{Control, Limits, Searcher, Skill, Syzygy, time};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,6 +56,8 @@ pub enum Job {
     SetSkill(Skill),
     /// `UCI_ShowWDL`.
     SetShowWdl(bool),
+    /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
+    SetSyzygy(Syzygy),
 }
 
 /// A job with its number and its control flags.
@@ -198,6 +200,7 @@ struct State {
     skill: Skill,
     show_wdl: bool,
     out: Output,
+    syzygy: Syzygy,
 }
 
 impl State {
@@ -211,6 +214,7 @@ impl State {
             skill: Skill::FULL,
             show_wdl: false,
             out,
+            syzygy: Syzygy::default(),
         }
     }
 
@@ -227,6 +231,7 @@ impl State {
             Job::SetMultiPv(self.multipv),
             Job::SetSkill(self.skill),
             Job::SetShowWdl(self.show_wdl),
+            Job::SetSyzygy(self.syzygy),
         ] {
             state.run(job, &Control::default());
         }
@@ -297,6 +302,10 @@ impl State {
             Job::SetShowWdl(on) => {
                 self.show_wdl = on;
                 self.searcher.set_show_wdl(on);
+            }
+            Job::SetSyzygy(syzygy) => {
+                self.syzygy = syzygy;
+                self.searcher.set_syzygy(syzygy);
             }
         }
         Vec::new()
