@@ -93,7 +93,7 @@ impl Skill {
     /// The line to play among `lines` (best first, all of one iteration, at least
     /// one): Stockfish's rule. Every line's score gets a push towards the best one,
     /// larger for weaker levels, plus a random term up to the spread of the scores
-    /// (at most [`DELTA_MAX`]) scaled by the weakness; the highest total is played.
+    /// (at most `DELTA_MAX`) scaled by the weakness; the highest total is played.
     pub fn pick(&self, lines: &[Line], rng: &mut Rng) -> usize {
         let Some(top) = lines.first().map(|l| i64::from(l.score)) else {
             return 0;
