@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::session::both;
 use common::{GUARD, Uci, bound};
 use rookling::board::{Position, START_FEN};
 use rookling::movegen::{legal_moves, parse_move};
@@ -46,28 +47,43 @@ fn check_legal(fen: &str, moves: &[String], reply: &[String]) {
 
 #[test]
 fn every_go_form_answers_a_legal_move() {
-    let mut engine = rookling();
-    engine.send("ucinewgame");
-    engine.sync();
-    let moves: Vec<String> = ["e2e4", "c7c5", "g1f3"].map(String::from).to_vec();
-    engine.send(&format!("position startpos moves {}", moves.join(" ")));
-    for form in [
+    let forms = [
         "go wtime 2000 btime 2000 winc 20 binc 20",
         "go wtime 2000 btime 2000 movestogo 5",
         "go depth 5",
         "go nodes 20000",
         "go movetime 100",
-    ] {
-        let start = Instant::now();
-        let reply = go(&mut engine, form);
-        assert!(start.elapsed() < GUARD, "{form}");
-        check_legal(START_FEN, &moves, &reply);
-    }
-    let reply = go(&mut engine, "go depth 4 searchmoves a7a6 h7h6");
-    assert!(reply[0] == "a7a6" || reply[0] == "h7h6", "{reply:?}");
+        "go depth 4 searchmoves a7a6 h7h6",
+    ];
+    let mut script = vec![
+        "ucinewgame",
+        "isready",
+        "position startpos moves e2e4 c7c5 g1f3",
+    ];
+    script.extend(forms);
     // `go mate` searches until it finds the mate (Legal's mate here).
-    engine.send("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
-    assert_eq!(go(&mut engine, "go mate 2")[0], "d5f6");
+    script.extend([
+        "position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+        "go mate 2",
+    ]);
+    for t in both(&script) {
+        // `both` checked that each bestmove is legal where its go was sent.
+        let best = t.bestmoves();
+        assert_eq!(best.len(), forms.len() + 1, "{:?}", t.lines);
+        let searchmoves = best[forms.len() - 1].split_whitespace().nth(1);
+        assert!(matches!(searchmoves, Some("a7a6" | "h7h6")), "{best:?}");
+        assert_eq!(best[forms.len()].split_whitespace().nth(1), Some("d5f6"));
+        // An `info ... score` line before every bestmove.
+        let mut scored = false;
+        for line in &t.lines {
+            if line.starts_with("info") && line.contains(" score ") {
+                scored = true;
+            } else if line.starts_with("bestmove") {
+                assert!(scored, "no info score before {line}");
+                scored = false;
+            }
+        }
+    }
 }
 
 #[test]
@@ -125,13 +141,14 @@ fn ponderhit_case(latency: bool) {
 
 #[test]
 fn no_legal_move_answers_bestmove_none() {
-    let mut engine = rookling();
-    for fen in [
-        "3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1",
-        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
-    ] {
-        engine.send(&format!("position fen {fen}"));
-        assert_eq!(go(&mut engine, "go wtime 1000 btime 1000"), ["(none)"]);
+    let script = [
+        "position fen 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1",
+        "go wtime 1000 btime 1000",
+        "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "go wtime 1000 btime 1000",
+    ];
+    for t in both(&script) {
+        assert_eq!(t.bestmoves(), ["bestmove (none)", "bestmove (none)"]);
     }
 }
 

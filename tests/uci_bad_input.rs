@@ -1,37 +1,46 @@
 //! Bad input never crashes, hangs or half-applies: each fault gets one `info string`
-//! line (or none, for blank lines) and the previous position stays.
+//! line (or none, for blank lines) and the previous position stays. Every script runs
+//! interactively and through a closed pipe ([`common::session::both`]).
 
 mod common;
 
-use common::Uci;
-use std::path::Path;
+use common::session::{PerftAnswer, Transcript, both, both_with_stops};
 
-fn rookling() -> Uci {
-    Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")))
+/// For each `line` of `cases`, sent as `prefix`, `line`, `isready`, `d`: what came back
+/// before `readyok` and the FEN `d` showed after it.
+fn per_case(cases: &[&str], prefix: &[&str]) -> [Vec<(Vec<String>, String)>; 2] {
+    let mut script = Vec::new();
+    for case in cases {
+        script.extend_from_slice(prefix);
+        script.extend([*case, "isready", "d"]);
+    }
+    both(&script).map(|t| answers(&t))
 }
 
-/// The FEN `d` shows.
-fn fen(engine: &mut Uci) -> String {
-    engine.send("d");
-    let lines = engine.read_until(|l| l.starts_with("Checkers:"));
-    lines
-        .iter()
-        .find_map(|l| l.strip_prefix("Fen: "))
-        .expect("a Fen line")
-        .to_string()
-}
-
-/// Sends `line` and returns what came back before `readyok`.
-fn answer(engine: &mut Uci, line: &str) -> Vec<String> {
-    engine.send(line);
-    engine.sync()
+/// The (lines before `readyok`, FEN of the next `d`) pairs of a transcript.
+fn answers(t: &Transcript) -> Vec<(Vec<String>, String)> {
+    let mut found = Vec::new();
+    let mut said = Vec::new();
+    // Collecting what a case said, or inside the board of the `d` after it.
+    let mut in_board = false;
+    for line in &t.lines {
+        if line == "readyok" {
+            in_board = true;
+        } else if !in_board {
+            said.push(line.clone());
+        } else if let Some(fen) = line.strip_prefix("Fen: ") {
+            found.push((std::mem::take(&mut said), fen.to_string()));
+        } else if line.starts_with("Checkers:") {
+            in_board = false;
+        }
+    }
+    found
 }
 
 const BEFORE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 #[test]
 fn bad_positions_keep_the_previous_one() {
-    let mut engine = rookling();
     let cases = [
         // Malformed FENs.
         "position fen",
@@ -75,27 +84,30 @@ fn bad_positions_keep_the_previous_one() {
         "position somewhere",
         "position fen moves e2e4",
     ];
-    for case in cases {
-        engine.send(&format!("position fen {BEFORE}"));
-        let lines = answer(&mut engine, case);
-        if case == "position startpos moves" {
-            assert!(lines.is_empty(), "{case}: {lines:?}");
-            assert_eq!(fen(&mut engine), common_start());
-            continue;
+    let before = format!("position fen {BEFORE}");
+    for run in per_case(&cases, &[&before]) {
+        assert_eq!(run.len(), cases.len());
+        for (case, (lines, fen)) in cases.iter().zip(run) {
+            if *case == "position startpos moves" {
+                assert!(lines.is_empty(), "{case}: {lines:?}");
+                assert_eq!(fen, common_start());
+                continue;
+            }
+            assert_eq!(lines.len(), 1, "{case}: {lines:?}");
+            assert!(
+                lines[0].starts_with("info string error: "),
+                "{case}: {lines:?}"
+            );
+            assert_eq!(fen, BEFORE, "{case}");
+            // The faulty move is named, with its place in the list.
+            if *case == "position startpos moves e2e4 e7e5 e4e5" {
+                assert!(
+                    lines[0].contains("move 3") && lines[0].contains("e4e5"),
+                    "{lines:?}"
+                );
+            }
         }
-        assert_eq!(lines.len(), 1, "{case}: {lines:?}");
-        assert!(
-            lines[0].starts_with("info string error: "),
-            "{case}: {lines:?}"
-        );
-        assert_eq!(fen(&mut engine), BEFORE, "{case}");
     }
-    // The faulty move is named, with its place in the list.
-    let lines = answer(&mut engine, "position startpos moves e2e4 e7e5 e4e5");
-    assert!(
-        lines[0].contains("move 3") && lines[0].contains("e4e5"),
-        "{lines:?}"
-    );
 }
 
 fn common_start() -> String {
@@ -104,7 +116,6 @@ fn common_start() -> String {
 
 #[test]
 fn unusual_but_valid_positions_are_accepted() {
-    let mut engine = rookling();
     let cases = [
         // No move counters.
         (
@@ -137,24 +148,21 @@ fn unusual_but_valid_positions_are_accepted() {
             "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
         ),
     ];
-    for (line, want) in cases {
-        assert!(answer(&mut engine, line).is_empty(), "{line}");
-        assert_eq!(fen(&mut engine), want, "{line}");
+    let lines: Vec<&str> = cases.iter().map(|(line, _)| *line).collect();
+    for run in per_case(&lines, &[]) {
+        for ((line, want), (said, fen)) in cases.iter().zip(run) {
+            assert!(said.is_empty(), "{line}: {said:?}");
+            assert_eq!(fen, *want, "{line}");
+        }
     }
 }
 
 #[test]
 fn garbage_lines_are_answered_and_survived() {
-    let mut engine = rookling();
-    engine.send(&format!("position fen {BEFORE}"));
-    for blank in ["", "   ", "\t\t", " \t \t "] {
-        assert!(answer(&mut engine, blank).is_empty(), "{blank:?}");
-    }
-    for unknown in ["hello", "uciok", "bestmove e2e4", "xyzzy 1 2 3", "perft 3"] {
-        let lines = answer(&mut engine, unknown);
-        assert_eq!(lines, [format!("info string unknown command: {unknown}")]);
-    }
-    for bad in [
+    let before = format!("position fen {BEFORE}");
+    let blanks = ["", "   ", "\t\t", " \t \t "];
+    let unknown = ["hello", "uciok", "bestmove e2e4", "xyzzy 1 2 3", "perft 3"];
+    let bad_perfts = [
         "go perft",
         "go perft -1",
         "go perft x",
@@ -162,45 +170,80 @@ fn garbage_lines_are_answered_and_survived() {
         "go perft 4294967295",
         "go perft 4294967296",
         "go perft 99999999999999999999999999",
-    ] {
-        let lines = answer(&mut engine, bad);
-        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
-        assert!(
-            lines[0].starts_with("info string error: "),
-            "{bad}: {lines:?}"
-        );
-    }
-    // Bytes that are not UTF-8, inside and instead of a command.
-    engine.send_bytes(b"\xff\xfe\xfd\n");
-    assert_eq!(engine.sync().len(), 1);
-    engine.send_bytes(b"position startpos moves e2e4 \xc3\x28\n");
-    let lines = engine.sync();
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert_eq!(fen(&mut engine), BEFORE);
-    // A 1 MB line.
+    ];
     let long = "x".repeat(1 << 20);
-    let lines = answer(&mut engine, &long);
-    assert_eq!(lines.len(), 1);
-    assert!(lines[0].len() < 200, "the error quotes the line short");
     let long_moves = format!(
         "position startpos moves {}",
         "g1f3 g8f6 f3g1 f6g8 ".repeat(16_000)
     );
-    assert!(answer(&mut engine, &long_moves).is_empty());
-    assert_eq!(
-        fen(&mut engine),
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 64000 32001"
-    );
+    // Each case followed by `isready`, then `d` where the position matters.
+    let mut script: Vec<Vec<u8>> = vec![before.clone().into_bytes()];
+    let mut add = |line: &[u8]| {
+        script.push(line.to_vec());
+        script.push(b"isready".to_vec());
+    };
+    for line in blanks.iter().chain(&unknown).chain(&bad_perfts) {
+        add(line.as_bytes());
+    }
+    // Bytes that are not UTF-8, instead of and inside a command.
+    add(b"\xff\xfe\xfd");
+    add(b"position startpos moves e2e4 \xc3\x28");
+    add(b"d");
+    // A 1 MB line, then a long but valid one.
+    add(long.as_bytes());
+    add(long_moves.as_bytes());
+    add(b"d");
     // `go` with words it does not know: the known ones still count, the rest is reported.
-    engine.send("position startpos");
-    engine.send("go depth 1 sideways 3");
-    let lines = engine.read_until(|l| l.starts_with("bestmove"));
-    assert!(lines[0].starts_with("info string "), "{lines:?}");
-    assert!(lines.last().is_some_and(|l| l.len() > "bestmove ".len()));
-    engine.send("go perft 1");
-    let lines = engine.read_until(|l| l.starts_with("Nodes searched"));
-    assert_eq!(lines.len(), 22, "{lines:?}");
-    assert_eq!(lines[21], "Nodes searched: 20");
+    add(b"position startpos");
+    add(b"go depth 1 sideways 3");
+    add(b"go perft 1");
+    for t in both_with_stops(&script) {
+        let mut chunks = t.lines.split(|l| l == "readyok");
+        for blank in blanks {
+            assert_eq!(chunks.next(), Some(&[][..]), "{blank:?}");
+        }
+        for word in unknown {
+            let said = chunks.next().expect("an answer");
+            assert_eq!(said, [format!("info string unknown command: {word}")]);
+        }
+        for bad in bad_perfts {
+            let said = chunks.next().expect("an answer");
+            assert_eq!(said.len(), 1, "{bad}: {said:?}");
+            assert!(
+                said[0].starts_with("info string error: "),
+                "{bad}: {said:?}"
+            );
+        }
+        assert_eq!(chunks.next().map(<[String]>::len), Some(1), "not UTF-8");
+        assert_eq!(
+            chunks.next().map(<[String]>::len),
+            Some(1),
+            "not UTF-8 inside"
+        );
+        let board = chunks.next().expect("d");
+        assert!(board.contains(&format!("Fen: {BEFORE}")), "{board:?}");
+        let said = chunks.next().expect("an answer");
+        assert_eq!(said.len(), 1, "the 1 MB line");
+        assert!(said[0].len() < 200, "the error quotes the line short");
+        assert_eq!(chunks.next(), Some(&[][..]), "the long valid line");
+        let board = chunks.next().expect("d");
+        assert!(
+            board.contains(
+                &"Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 64000 32001"
+                    .to_string()
+            ),
+            "{board:?}"
+        );
+        let ignored = t.info_strings();
+        assert!(
+            ignored
+                .iter()
+                .any(|l| l.starts_with("go: ignored 'sideways 3'")),
+            "{ignored:?}"
+        );
+        assert_eq!(t.bestmoves().len(), 1);
+        assert_eq!(t.totals(), [20]);
+    }
 }
 
 /// A small deterministic generator (no dependency needed for a stress test).
@@ -278,7 +321,7 @@ fn thousands_of_random_lines_then_a_correct_perft() {
         "later",
     ];
     let mut rng = Lcg(0x5eed_0004);
-    let mut engine = rookling();
+    let mut script: Vec<Vec<u8>> = Vec::new();
     for _ in 0..3000 {
         let mut line = Vec::new();
         for _ in 0..rng.next() % 9 {
@@ -307,25 +350,28 @@ fn thousands_of_random_lines_then_a_correct_perft() {
             }
             _ => {}
         }
-        line.push(b'\n');
-        engine.send_bytes(&line);
+        script.push(line);
         if rng.next().is_multiple_of(50) {
-            engine.send("stop");
+            script.push(b"stop".to_vec());
         }
     }
-    engine.send("stop");
-    engine.sync();
-    engine.send("stop");
-    engine.send("setoption name UCI_Chess960 value false");
-    engine.send(&format!("position fen {BEFORE}"));
-    engine.send("go perft 3");
-    let lines = engine.read_until(|l| l == "Nodes searched: 97862");
-    let divide: Vec<&String> = lines
-        .iter()
-        .rev()
-        .skip(2)
-        .take_while(|l| l.contains(": ") && !l.starts_with("info"))
-        .collect();
-    assert_eq!(divide.len(), 48, "{lines:?}");
-    assert_eq!(fen(&mut engine), BEFORE);
+    for line in [
+        "stop".to_string(),
+        "isready".into(),
+        "stop".into(),
+        "setoption name UCI_Chess960 value false".into(),
+        format!("position fen {BEFORE}"),
+        "go perft 3".into(),
+        "d".into(),
+    ] {
+        script.push(line.into_bytes());
+    }
+    for t in both_with_stops(&script) {
+        let last = t.perfts().pop();
+        match last {
+            Some(PerftAnswer::Counted(divide, 97_862)) => assert_eq!(divide.len(), 48),
+            other => panic!("{:?}: the last perft: {other:?}", t.mode),
+        }
+        assert!(t.lines.contains(&format!("Fen: {BEFORE}")), "{:?}", t.mode);
+    }
 }

@@ -7,6 +7,7 @@
 mod common;
 
 use common::Uci;
+use common::session::{PerftAnswer, both};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -152,8 +153,7 @@ fn quit_ends_a_wait_for_a_hash_table() {
 /// `go infinite`, `go ponder` and a bare `go` wait for `stop`.
 #[test]
 fn every_bounded_go_ends_by_itself() {
-    let mut engine = rookling();
-    for (position, go) in [
+    let cases = [
         ("position startpos", "go btime 1000"),
         ("position startpos moves e2e4", "go wtime 1000"),
         ("position startpos moves e2e4", "go wtime 1000 winc 100000"),
@@ -169,29 +169,32 @@ fn every_bounded_go_ends_by_itself() {
         ("position startpos", "go depth abc"),
         ("position startpos", "go wtime x btime y"),
         ("position startpos", "go movestogo 0 wtime 50 btime 50"),
-    ] {
-        engine.send(position);
-        // `read_until` fails the test after 20 s without an answer.
-        let (best, _) = timed_go(&mut engine, go);
-        assert!(best.starts_with("bestmove "), "{go}: {best}");
+    ];
+    let script: Vec<&str> = cases.iter().flat_map(|(p, g)| [*p, *g]).collect();
+    // `both` fails the test if a bestmove does not come (interactively within 20 s).
+    for t in both(&script) {
+        assert_eq!(t.bestmoves().len(), cases.len());
+        // An unreadable limit is reported, and the search then stops at depth 1.
+        assert!(
+            t.info_strings()
+                .contains(&"go: ignored 'depth abc'; nothing else limits this search: depth 1"),
+            "{:?}",
+            t.lines
+        );
     }
-    // An unreadable limit is reported, and the search then stops at depth 1.
-    engine.send("go depth abc");
-    let lines = engine.read_until(|l| l.starts_with("bestmove"));
-    assert_eq!(
-        lines[0],
-        "info string go: ignored 'depth abc'; nothing else limits this search: depth 1"
-    );
 }
 
 /// Defect 7: a mate given on the hundredth half-move wins; the fifty-move rule draws
 /// only positions where the side to move is not mated.
 #[test]
 fn a_mate_beats_the_fifty_move_rule() {
-    let mut engine = rookling();
-    engine.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 200");
-    let (best, _) = timed_go(&mut engine, "go depth 5");
-    assert_eq!(best.split(' ').nth(1), Some("a1a8"), "{best}");
+    for t in both(&[
+        "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 200",
+        "go depth 5",
+    ]) {
+        let best = t.bestmoves();
+        assert_eq!(best[0].split(' ').nth(1), Some("a1a8"), "{best:?}");
+    }
 }
 
 /// Defect 9: each `stop` ends one job, the oldest not yet told to stop.
@@ -228,6 +231,33 @@ fn each_stop_ends_one_job() {
     );
 }
 
+/// The same through a pipe: three stops end the three endless searches, two more the
+/// two endless perfts, and the perft queued behind them is counted.
+#[test]
+fn each_stop_ends_one_job_piped() {
+    let script = [
+        "go infinite",
+        "go infinite",
+        "go infinite",
+        "stop",
+        "stop",
+        "stop",
+        "go perft 12",
+        "go perft 12",
+        "go perft 2",
+        "stop",
+        "stop",
+    ];
+    for t in both(&script) {
+        assert_eq!(t.bestmoves().len(), 3);
+        assert_eq!(
+            t.perfts()[..2],
+            [PerftAnswer::Stopped, PerftAnswer::Stopped]
+        );
+        assert_eq!(t.totals(), [400]);
+    }
+}
+
 /// A `stop` sent as soon as the previous job's answer has been read belongs to the next
 /// job. It was lost on the finished job in about 1 case in 100 (the job counted as
 /// finished only after its answer was printed; found by the soak test, seed 6), and the
@@ -249,45 +279,41 @@ fn a_stop_after_an_answer_goes_to_the_next_job() {
     }
 }
 
-/// The FEN line of `d`.
-fn fen(engine: &mut Uci) -> String {
-    engine.send("d");
-    let lines = engine.read_until(|l| l.starts_with("Checkers:"));
-    let line = lines
-        .iter()
-        .find(|l| l.starts_with("Fen: "))
-        .expect("a Fen line");
-    line["Fen: ".len()..].to_string()
-}
-
 /// Defect 11: the move counters stay exact past 16 bits; a FEN counter too large is
 /// refused and the position kept.
 #[test]
 fn move_counters_stay_exact() {
-    let mut engine = rookling();
-    engine.send("position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 65535 moves e1e2 e8e7 e2e1 e7e8");
-    assert_eq!(fen(&mut engine), "4k3/8/8/8/8/8/8/4K3 w - - 4 65537");
     let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
     let moves: Vec<&str> = shuffle.iter().copied().cycle().take(140_000).collect();
-    engine.send(&format!("position startpos moves {}", moves.join(" ")));
-    assert_eq!(
-        fen(&mut engine),
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 140000 70001"
-    );
-    for fen_text in [
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648",
-        "4k3/8/8/8/8/8/8/4K3 w - - 2147483648 1",
-    ] {
-        engine.send(&format!("position fen {fen_text}"));
-        let lines = engine.read_until(|_| true);
+    let long = format!("position startpos moves {}", moves.join(" "));
+    let script = [
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 65535 moves e1e2 e8e7 e2e1 e7e8",
+        "d",
+        &long,
+        "d",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 2147483648 1",
+        "d",
+    ];
+    for t in both(&script) {
+        let fens: Vec<&str> = t
+            .lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("Fen: "))
+            .collect();
+        let shuffled = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 140000 70001";
+        // The last one: a refused FEN keeps the position.
+        assert_eq!(
+            fens,
+            ["4k3/8/8/8/8/8/8/4K3 w - - 4 65537", shuffled, shuffled]
+        );
+        let refused = t.info_strings();
+        assert_eq!(refused.len(), 2, "{refused:?}");
         assert!(
-            lines[0].starts_with("info string error: position: invalid FEN: bad "),
-            "{lines:?}"
+            refused
+                .iter()
+                .all(|l| l.starts_with("error: position: invalid FEN: bad ")),
+            "{refused:?}"
         );
     }
-    assert_eq!(
-        fen(&mut engine),
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 140000 70001",
-        "a refused FEN keeps the position"
-    );
 }

@@ -1,10 +1,11 @@
 //! The perft suites through UCI, as a GUI or a script runs them: `position fen`, then
 //! `go perft N`, every count (up to a node budget) equal to the suite's, in standard
-//! chess and with `UCI_Chess960` on, with 2 threads and a perft hash table.
+//! chess and with `UCI_Chess960` on, with 2 threads and a perft hash table; sent
+//! interactively and through a closed pipe.
 
 mod common;
 
-use common::Uci;
+use common::session::both;
 use rookling::perft::epd::parse_epd;
 use std::path::Path;
 
@@ -16,31 +17,36 @@ fn run_suite(name: &str, chess960: bool) {
         .join("tests/data")
         .join(name);
     let text = std::fs::read_to_string(&path).expect("suite file");
-    let mut engine = Uci::start(Path::new(env!("CARGO_BIN_EXE_rookling")));
-    engine.send(&format!("setoption name UCI_Chess960 value {chess960}"));
-    engine.send("setoption name Threads value 2");
-    engine.send("setoption name PerftHash value 16");
-    let mut checked = 0;
+    let mut script = vec![
+        format!("setoption name UCI_Chess960 value {chess960}"),
+        "setoption name Threads value 2".into(),
+        "setoption name PerftHash value 16".into(),
+    ];
+    let mut expected = Vec::new();
     let suite = parse_epd(&text).unwrap_or_else(|e| panic!("{}", e.at(name)));
     for entry in &suite {
-        let fen = &entry.fen;
         for &(depth, nodes) in &entry.counts {
             if nodes > NODE_BUDGET {
                 continue;
             }
-            engine.send(&format!("position fen {fen}"));
-            engine.send(&format!("go perft {depth}"));
-            let lines = engine.read_until(|l| l.starts_with("Nodes searched:"));
-            assert_eq!(
-                lines.last().map(String::as_str),
-                Some(format!("Nodes searched: {nodes}").as_str()),
-                "{fen} depth {depth}"
-            );
-            checked += 1;
+            script.push(format!("position fen {}", entry.fen));
+            script.push(format!("go perft {depth}"));
+            expected.push((format!("{} depth {depth}", entry.fen), nodes));
         }
     }
-    eprintln!("{name}: {checked} counts through go perft");
-    assert!(checked > 100);
+    let script: Vec<&str> = script.iter().map(String::as_str).collect();
+    for t in both(&script) {
+        let totals = t.totals();
+        assert_eq!(totals.len(), expected.len(), "{:?}", t.mode);
+        for ((what, nodes), got) in expected.iter().zip(totals) {
+            assert_eq!(got, *nodes, "{:?}: {what}", t.mode);
+        }
+    }
+    eprintln!(
+        "{name}: {} counts through go perft, both ways",
+        expected.len()
+    );
+    assert!(expected.len() > 100);
 }
 
 #[test]
