@@ -93,6 +93,34 @@ fn rookling_in_2_gb() -> Uci {
     engine
 }
 
+/// A `Hash` the machine cannot give is refused under the same rule as `PerftHash`
+/// (never silently smaller), and the search keeps the table it has; a fresh table for
+/// `ucinewgame` that cannot be had beside the old one leaves the old one cleared.
+#[test]
+fn a_search_hash_that_cannot_be_had_is_refused_and_the_old_one_kept() {
+    let mut engine = rookling_in_2_gb();
+    engine.send("setoption name Hash value 4096");
+    let line = engine
+        .next_line(Duration::from_secs(20))
+        .unwrap_or_default();
+    assert!(
+        line.starts_with("info string error: setoption: Hash 4096: ")
+            && line.ends_with("; Hash stays 16 MB"),
+        "{line:?}"
+    );
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    // 1200 MB fits in 2 GB, but not twice: the fresh table for `ucinewgame` cannot be
+    // had while the old one is held, so the old one is cleared, without a word.
+    engine.send("setoption name Hash value 1200");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    engine.send("ucinewgame");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.contains(" depth 6 ")), "{lines:?}");
+}
+
 /// Defect 5: a `PerftHash` the machine cannot give says so (at once, before any other
 /// command), and perft goes on with no table instead of being killed for lack of
 /// memory. (The refusal used to wait for the next command to be printed.)
@@ -134,8 +162,8 @@ fn a_perft_hash_that_cannot_be_had_is_refused_at_once() {
 fn quit_ends_a_wait_for_a_hash_table() {
     for waits in ["isready", "go perft 1", "go depth 1"] {
         let mut engine = rookling();
-        // 4 GB (or a quarter of the machine) to allocate and touch: far longer than the
-        // engine takes to read the next two lines.
+        // 4 GB to allocate and touch: far longer than the engine takes to read the next
+        // two lines (on a machine with less than 4.5 GB free, refused).
         engine.send("setoption name Hash value 4096");
         engine.send(waits);
         engine.send("quit");
@@ -143,7 +171,9 @@ fn quit_ends_a_wait_for_a_hash_table() {
         assert!(status.is_some_and(|s| s.success()), "{waits}: {status:?}");
         let lines = engine.read_until_closed();
         assert!(
-            lines.iter().all(|l| l.starts_with("info string Hash:")),
+            lines
+                .iter()
+                .all(|l| l.starts_with("info string error: setoption: Hash 4096:")),
             "{waits}: answered after quit: {lines:?}"
         );
     }

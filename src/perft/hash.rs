@@ -10,9 +10,11 @@
 //!
 //! The table is allocated once per size and kept ([`Run::start`]), like an engine's hash:
 //! each run XORs its own random salt into the keys, so entries of earlier (or concurrent)
-//! runs can never match and the table needs no clearing. On Unix the memory comes from
-//! `mmap`, zeroed lazily by the OS and backed by transparent huge pages where possible.
+//! runs can never match and the table needs no clearing. Its memory comes from
+//! [`crate::memory`]: zeroed lazily, on huge pages where the system offers them, and
+//! refused when larger than the memory allows.
 
+use crate::memory::{self, TableError};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -29,49 +31,38 @@ pub const MAX_DEPTH: u32 = DEPTH_MASK as u32;
 /// Entries per bucket.
 const WAYS: usize = 4;
 
-/// One entry: `data` = count << 12 | generation << 6 | depth (0 = empty), `check` =
-/// key ^ data.
-#[derive(Default)]
-struct Entry {
-    check: AtomicU64,
-    data: AtomicU64,
-}
+/// One entry: `[check, data]`, with `data` = count << 12 | generation << 6 | depth (0 =
+/// empty) and `check` = key ^ data.
+type Entry = [AtomicU64; 2];
 
-/// Four entries sharing one cache line.
-#[repr(C, align(64))]
-#[derive(Default)]
-struct Bucket([Entry; WAYS]);
+/// Four entries sharing one cache line (64 bytes, so every bucket starts one).
+type Bucket = [Entry; WAYS];
 
 /// A fixed-size, shared perft hash table.
 pub struct Table {
-    memory: memory::Block,
-    len: usize,
+    buckets: memory::Table<Bucket>,
     mb: usize,
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one bucket), every entry empty; `None`
-    /// if the memory cannot be had.
-    pub fn new(mb: usize) -> Option<Self> {
-        let bytes = mb.checked_mul(1 << 20)?.max(size_of::<Bucket>());
-        let len = bytes / size_of::<Bucket>();
-        let memory = memory::Block::zeroed(len * size_of::<Bucket>())?;
-        Some(Self { memory, len, mb })
+    /// A table of about `mb` megabytes (at least one bucket), every entry empty; refused
+    /// if the memory cannot be had ([`memory::Table::new`]).
+    pub fn new(mb: usize) -> Result<Self, TableError> {
+        Ok(Self {
+            buckets: memory::Table::new(mb)?,
+            mb,
+        })
     }
 
     /// Number of entries.
     #[cfg(test)]
     pub fn entries(&self) -> usize {
-        self.len * WAYS
+        self.buckets.len() * WAYS
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> &[Entry; WAYS] {
-        // The high bits of the key pick the bucket (no power-of-two size needed).
-        let index = ((key as u128 * self.len as u128) >> 64) as usize;
-        // SAFETY: index < len; the block holds `len` zero-initialised buckets (all-zero
-        // atomics are valid) for as long as `self` lives.
-        unsafe { &(*self.memory.as_ptr().cast::<Bucket>().add(index)).0 }
+    fn bucket(&self, key: u64) -> &Bucket {
+        self.buckets.at(key)
     }
 
     /// Asks the CPU to bring the bucket of `key` into its cache, so that a probe a
@@ -85,9 +76,9 @@ impl Table {
     #[inline(always)]
     fn probe(&self, key: u64, depth: u32, generation: u64) -> Option<u64> {
         let tag = generation << DEPTH_BITS | u64::from(depth);
-        for entry in self.bucket(key) {
-            let data = entry.data.load(Ordering::Relaxed);
-            let check = entry.check.load(Ordering::Relaxed);
+        for [check, data] in self.bucket(key) {
+            let data = data.load(Ordering::Relaxed);
+            let check = check.load(Ordering::Relaxed);
             if check ^ data == key && data & (GEN_MASK | DEPTH_MASK) == tag {
                 return Some(data >> COUNT_SHIFT);
             }
@@ -108,9 +99,8 @@ impl Table {
         let mut victim = &bucket[0];
         let mut lowest = u64::MAX;
         for entry in bucket {
-            let old = entry.data.load(Ordering::Relaxed);
-            if old & (GEN_MASK | DEPTH_MASK) == tag
-                && old ^ entry.check.load(Ordering::Relaxed) == key
+            let old = entry[1].load(Ordering::Relaxed);
+            if old & (GEN_MASK | DEPTH_MASK) == tag && old ^ entry[0].load(Ordering::Relaxed) == key
             {
                 victim = entry;
                 break;
@@ -126,8 +116,9 @@ impl Table {
                 victim = entry;
             }
         }
-        victim.check.store(key ^ data, Ordering::Relaxed);
-        victim.data.store(data, Ordering::Relaxed);
+        let [check, stored] = victim;
+        check.store(key ^ data, Ordering::Relaxed);
+        stored.store(data, Ordering::Relaxed);
     }
 }
 
@@ -154,7 +145,7 @@ impl Run {
                 _ => {
                     // Free the old table before allocating the new one.
                     *kept = None;
-                    let table = Arc::new(Table::new(mb)?);
+                    let table = Arc::new(Table::new(mb).ok()?);
                     *kept = Some(Arc::clone(&table));
                     table
                 }
@@ -202,30 +193,11 @@ impl Run {
     }
 }
 
-/// Why [`prepare`] could not make a table ready: the memory could not be had.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AllocError {
-    /// The size asked for, MB.
-    pub mb: usize,
-}
-
-impl std::fmt::Display for AllocError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "a perft hash table of {} MB cannot be allocated",
-            self.mb
-        )
-    }
-}
-
-impl std::error::Error for AllocError {}
-
 /// Makes the kept table of `mb` megabytes ready for the next runs ([`Run::start`] of the
 /// same size): allocated if the kept one has another size (the old one is freed first),
 /// and every page touched, so that the first run does not pay for the page faults.
 /// `mb == 0` frees the kept table. On error no table is kept.
-pub fn prepare(mb: usize) -> Result<(), AllocError> {
+pub fn prepare(mb: usize) -> Result<(), TableError> {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
     if mb == 0 {
         *kept = None;
@@ -235,31 +207,14 @@ pub fn prepare(mb: usize) -> Result<(), AllocError> {
         Some(table) if table.mb == mb => Arc::clone(table),
         _ => {
             *kept = None;
-            let table = Arc::new(Table::new(mb).ok_or(AllocError { mb })?);
+            let table = Arc::new(Table::new(mb)?);
             *kept = Some(Arc::clone(&table));
             table
         }
     };
     drop(kept);
-    table.touch_every_page();
+    table.buckets.touch();
     Ok(())
-}
-
-impl Table {
-    /// Writes once to every page of the table (an atomic no-op write, so entries and
-    /// runs using the table are not disturbed), making the OS back it with memory now.
-    /// The operand goes through `black_box`: an `or` with a known 0 would be compiled
-    /// to a load, which maps the shared zero page instead of memory.
-    fn touch_every_page(&self) {
-        const BUCKETS_PER_PAGE: usize = 4096 / size_of::<Bucket>();
-        for index in (0..self.len).step_by(BUCKETS_PER_PAGE) {
-            // SAFETY: index < len, as in `bucket`.
-            let bucket = unsafe { &(*self.memory.as_ptr().cast::<Bucket>().add(index)).0 };
-            bucket[0]
-                .check
-                .fetch_or(std::hint::black_box(0), Ordering::Relaxed);
-        }
-    }
 }
 
 /// A well-mixed 64-bit value from a counter (SplitMix64).
@@ -268,85 +223,6 @@ fn splitmix64(n: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// Zeroed memory for the table.
-mod memory {
-    /// A block of zeroed bytes, aligned to at least 64, freed on drop.
-    pub struct Block {
-        ptr: std::ptr::NonNull<u8>,
-        len: usize,
-    }
-
-    // SAFETY: the block is plain memory; the table reaches it only through atomics.
-    unsafe impl Send for Block {}
-    // SAFETY: as above.
-    unsafe impl Sync for Block {}
-
-    impl Block {
-        /// The start of the block.
-        pub fn as_ptr(&self) -> *mut u8 {
-            self.ptr.as_ptr()
-        }
-
-        /// `len` zeroed bytes from an anonymous mapping (page-aligned, zeroed lazily by
-        /// the OS), with transparent huge pages asked for on Linux.
-        #[cfg(unix)]
-        pub fn zeroed(len: usize) -> Option<Self> {
-            // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
-            let ptr = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    len,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            if ptr == libc::MAP_FAILED {
-                return None;
-            }
-            #[cfg(target_os = "linux")]
-            // SAFETY: the range is the mapping just made; the advice only changes how the
-            // kernel backs it (a refusal changes nothing but speed).
-            unsafe {
-                libc::madvise(ptr, len, libc::MADV_HUGEPAGE);
-            }
-            Some(Self {
-                ptr: std::ptr::NonNull::new(ptr.cast())?,
-                len,
-            })
-        }
-
-        /// `len` zeroed bytes from the global allocator.
-        #[cfg(not(unix))]
-        pub fn zeroed(len: usize) -> Option<Self> {
-            let layout = std::alloc::Layout::from_size_align(len, 64).ok()?;
-            // SAFETY: the layout has a non-zero size (at least one bucket).
-            let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-            Some(Self {
-                ptr: std::ptr::NonNull::new(ptr)?,
-                len,
-            })
-        }
-    }
-
-    impl Drop for Block {
-        #[cfg(unix)]
-        fn drop(&mut self) {
-            // SAFETY: the mapping made in `zeroed`, unmapped once.
-            unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
-        }
-
-        #[cfg(not(unix))]
-        fn drop(&mut self) {
-            if let Ok(layout) = std::alloc::Layout::from_size_align(self.len, 64) {
-                // SAFETY: allocated in `zeroed` with this very layout.
-                unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout) };
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -410,7 +286,7 @@ mod tests {
     fn prepare_allocates_or_says_why_not() {
         // Other tests share the kept table, so only the outcomes are checked here.
         assert_eq!(prepare(3), Ok(()));
-        assert_eq!(prepare(usize::MAX), Err(AllocError { mb: usize::MAX }));
+        assert!(prepare(usize::MAX).is_err());
         assert_eq!(prepare(0), Ok(()));
     }
 

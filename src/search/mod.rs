@@ -28,6 +28,7 @@ pub use skill::Skill;
 pub use tablebase::Syzygy;
 
 use crate::board::{Move, Position};
+use crate::memory::TableError;
 use crate::movegen::legal_moves;
 use alphabeta::{INF, MATE, MATE_BOUND, Search, TB_WIN_BOUND};
 use ordering::{Heuristics, MAX_PLY};
@@ -124,10 +125,16 @@ struct View {
 }
 
 impl Searcher {
-    /// A searcher with a hash table of `hash_mb` megabytes.
+    /// A searcher with a hash table of `hash_mb` megabytes, or without one (every probe
+    /// missing, a warning logged) if that memory cannot be had: [`Searcher::set_hash`]
+    /// says why.
     pub fn new(hash_mb: usize) -> Self {
+        let tt = Tt::new(hash_mb).unwrap_or_else(|e| {
+            log::warn!("no search hash table: {e}");
+            Tt::none()
+        });
         Self {
-            tt: Tt::new(hash_mb),
+            tt,
             heur: Heuristics::default(),
             helpers: Vec::new(),
             threads: 1,
@@ -163,14 +170,16 @@ impl Searcher {
         self.show_wdl = on;
     }
 
-    /// Resizes the hash table (UCI `Hash`); its contents are lost.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt.resize(mb);
+    /// Replaces the hash table with an empty one of `mb` megabytes (UCI `Hash`); if
+    /// that memory cannot be had, says why and keeps the table it has.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), TableError> {
+        self.tt = Tt::new(mb)?;
+        Ok(())
     }
 
     /// Puts `tt` in place of the hash table (one made ready elsewhere, so that the
     /// caller decides when the allocation is paid for); the old table is returned.
-    pub fn install_table(&mut self, tt: Tt) -> Tt {
+    pub(crate) fn install_table(&mut self, tt: Tt) -> Tt {
         std::mem::replace(&mut self.tt, tt)
     }
 

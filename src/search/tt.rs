@@ -9,8 +9,13 @@
 //! Replacement: a slot keeps a result of the current search that is more than two plies
 //! deeper (three for the same position) than a bound about to replace it; exact scores
 //! and results from older searches always take the slot.
+//!
+//! The memory comes from [`crate::memory`], as the perft tables' does: on transparent
+//! huge pages where the system offers them, every page touched when the table is made,
+//! and a table larger than the size rule allows refused, never made smaller.
 
 use crate::board::Move;
+use crate::memory::{self, TableError};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// How a stored score relates to the true value.
@@ -24,14 +29,9 @@ pub enum Bound {
     Exact,
 }
 
-/// One slot: `data` is an [`Entry`] packed by [`Entry::pack`], `check` is the key XOR
-/// `data` (both 0 when empty).
-#[derive(Default)]
-#[repr(C, align(16))]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
+/// One slot: `[check, data]`, with `data` an [`Entry`] packed by [`Entry::pack`] and
+/// `check` the key XOR `data` (both 0 when empty).
+type Slot = [AtomicU64; 2];
 
 /// The fields of a slot, unpacked. Bits of the packed word, low to high: move (16),
 /// score (16), static evaluation (16), depth (8), age (6) and bound (2, 0 = empty).
@@ -65,25 +65,24 @@ impl Entry {
     }
 }
 
-impl Slot {
-    /// The entry stored for `key`, if the slot holds one (and was not torn).
-    #[inline(always)]
-    fn load(&self, key: u64) -> Option<Entry> {
-        let data = self.data.load(Relaxed);
-        (self.check.load(Relaxed) ^ data == key).then(|| Entry::unpack(data))
-    }
+/// The entry stored in `slot` for `key`, if the slot holds one (and was not torn).
+#[inline(always)]
+fn load(slot: &Slot, key: u64) -> Option<Entry> {
+    let data = slot[1].load(Relaxed);
+    (slot[0].load(Relaxed) ^ data == key).then(|| Entry::unpack(data))
+}
 
-    /// The entry, whatever its key (for `hashfull`).
-    fn load_any(&self) -> Entry {
-        Entry::unpack(self.data.load(Relaxed))
-    }
+/// The entry in `slot`, whatever its key (for `hashfull`).
+fn load_any(slot: &Slot) -> Entry {
+    Entry::unpack(slot[1].load(Relaxed))
+}
 
-    #[inline(always)]
-    fn save(&self, key: u64, entry: Entry) {
-        let data = entry.pack();
-        self.check.store(key ^ data, Relaxed);
-        self.data.store(data, Relaxed);
-    }
+/// Stores `entry` for `key` in `slot`.
+#[inline(always)]
+fn save(slot: &Slot, key: u64, entry: Entry) {
+    let data = entry.pack();
+    slot[0].store(key ^ data, Relaxed);
+    slot[1].store(data, Relaxed);
 }
 
 /// What a probe found.
@@ -91,7 +90,8 @@ impl Slot {
 pub struct Hit {
     /// The best (or refuting) move found, if any.
     pub mv: Option<Move>,
-    /// Score relative to the node (mate scores still ply-adjusted: see `score_from_tt`).
+    /// Score relative to the node (mate scores still counted from the node: `from_tt` in
+    /// `alphabeta.rs` makes them relative to the root).
     pub score: i32,
     /// Static evaluation.
     pub eval: i32,
@@ -101,67 +101,46 @@ pub struct Hit {
     pub bound: Bound,
 }
 
-/// The largest table allocated, whatever the option asks (MB).
-pub const MAX_HASH_MB: usize = 4096;
-
 /// A transposition table. Probes and stores take `&self`, so that search threads share
 /// one table; resizing and clearing take `&mut self` (no search runs then).
 pub struct Tt {
-    slots: Vec<Slot>,
+    /// The slots; none when no table could be had (every probe then misses).
+    slots: Option<memory::Table<Slot>>,
     age: AtomicU8,
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (at least 1, at most [`MAX_HASH_MB`] and a quarter
-    /// of the machine's memory; halved until the allocation succeeds).
-    pub fn new(mb: usize) -> Self {
-        let mut tt = Self {
-            slots: Vec::new(),
+    /// A table of about `mb` megabytes (at least 1), every page touched (so that the
+    /// first search does not pay for page faults); refused when the memory cannot be
+    /// had ([`memory::check_table`]).
+    pub fn new(mb: usize) -> Result<Self, TableError> {
+        let slots = memory::Table::new(mb.max(1))?;
+        slots.touch();
+        Ok(Self {
+            slots: Some(slots),
             age: AtomicU8::new(0),
-        };
-        tt.resize(mb);
-        tt
+        })
     }
 
-    /// Reallocates to about `mb` megabytes, every page touched (so that the first search
-    /// does not pay for page faults); the contents are lost.
-    pub fn resize(&mut self, mb: usize) {
-        let mut mb = mb.clamp(1, MAX_HASH_MB);
-        if let Some(total) = total_memory_mb() {
-            mb = mb.min((total / 4).max(1));
+    /// No table: every probe misses and nothing is stored.
+    pub fn none() -> Self {
+        Self {
+            slots: None,
+            age: AtomicU8::new(0),
         }
-        self.slots = Vec::new();
-        loop {
-            let n = mb * 1024 * 1024 / std::mem::size_of::<Slot>();
-            let mut slots = Vec::new();
-            if slots.try_reserve_exact(n).is_ok() {
-                slots.resize_with(n, Slot::default);
-                touch_every_page(&mut slots);
-                self.slots = slots;
-                break;
-            }
-            log::warn!(
-                "hash table of {mb} MB could not be allocated; trying {}",
-                mb / 2
-            );
-            if mb == 1 {
-                break;
-            }
-            mb /= 2;
-        }
-        *self.age.get_mut() = 0;
     }
 
-    /// The size in megabytes actually allocated.
+    /// The size in megabytes actually allocated (0 for [`Tt::none`]).
     pub fn size_mb(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+        self.slots
+            .as_ref()
+            .map_or(0, |slots| slots.len() * size_of::<Slot>() / (1024 * 1024))
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot.check.get_mut() = 0;
-            *slot.data.get_mut() = 0;
+        if let Some(slots) = &self.slots {
+            slots.clear();
         }
         *self.age.get_mut() = 0;
     }
@@ -172,18 +151,10 @@ impl Tt {
         *age = (*age + 1) & 63;
     }
 
-    #[inline(always)]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
-    }
-
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let slot = self.slots[self.index(key)].load(key)?;
+        let slot = load(self.slots.as_ref()?.at(key), key)?;
         let bound = match slot.age_bound & 3 {
             0 => return None,
             1 => Bound::Lower,
@@ -210,15 +181,15 @@ impl Tt {
         depth: i32,
         bound: Bound,
     ) {
-        if self.slots.is_empty() {
+        let Some(slots) = &self.slots else {
             return;
-        }
+        };
         let age = self.age.load(Relaxed);
-        let slot = &self.slots[self.index(key)];
-        let old = slot.load(key);
+        let slot = slots.at(key);
+        let old = load(slot, key);
         // A much deeper result of this search is kept, for this position (another
         // thread's shallower one would waste it) as for another.
-        let kept = old.unwrap_or_else(|| slot.load_any());
+        let kept = old.unwrap_or_else(|| load_any(slot));
         if kept.age_bound >> 2 == age
             && kept.age_bound & 3 != 0
             && kept.depth as i32 > depth + if old.is_some() { 3 } else { 2 }
@@ -243,38 +214,23 @@ impl Tt {
             depth: depth.clamp(0, 255) as u8,
             age_bound: age << 2 | b,
         };
-        slot.save(key, entry);
+        save(slot, key, entry);
     }
 
     /// Permille of sampled slots filled during the current search.
     pub fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
-        if n == 0 {
+        let Some(slots) = &self.slots else {
             return 0;
-        }
+        };
+        let sample = &slots.as_slice()[..slots.len().min(1000)];
         let age = self.age.load(Relaxed);
-        let used = self.slots[..n]
+        let used = sample
             .iter()
-            .map(Slot::load_any)
+            .map(load_any)
             .filter(|s| s.age_bound & 3 != 0 && s.age_bound >> 2 == age)
             .count();
-        (used * 1000 / n) as u32
+        (used * 1000 / sample.len()) as u32
     }
-}
-
-/// Writes every page of `slots` once with a value the optimiser cannot know, so that the
-/// zeroing is never left to lazily mapped pages (an allocator may hand out zeroed pages
-/// that the OS backs only at the first write, during a search).
-fn touch_every_page(slots: &mut [Slot]) {
-    let per_page = 4096 / std::mem::size_of::<Slot>();
-    for i in (0..slots.len()).step_by(per_page) {
-        *slots[i].data.get_mut() = std::hint::black_box(0);
-    }
-}
-
-/// The machine's memory in MB, from /proc/meminfo where there is one.
-fn total_memory_mb() -> Option<usize> {
-    crate::memory::meminfo_mb("MemTotal:")
 }
 
 #[cfg(test)]
@@ -284,7 +240,7 @@ mod tests {
 
     #[test]
     fn stores_and_verifies_keys() {
-        let mut tt = Tt::new(1);
+        let mut tt = Tt::new(1).expect("1 MB");
         let mv = Move::normal(Square::new(12), Square::new(28));
         tt.store(0xDEAD_BEEF, Some(mv), -123, 45, 7, Bound::Lower);
         let hit = tt.probe(0xDEAD_BEEF).expect("stored");
@@ -300,18 +256,18 @@ mod tests {
 
     #[test]
     fn a_torn_slot_reads_as_empty() {
-        let tt = Tt::new(1);
+        let tt = Tt::new(1).expect("1 MB");
         let mv = Move::normal(Square::new(12), Square::new(28));
         tt.store(42, Some(mv), 10, 20, 3, Bound::Exact);
         assert!(tt.probe(42).is_some());
         // Another writer's data under this key's check word: what a race leaves.
-        let slot = &tt.slots[tt.index(42)];
+        let slot = tt.slots.as_ref().expect("a table").at(42);
         let other = Entry {
             depth: 9,
             age_bound: 3,
             ..Entry::default()
         };
-        slot.data.store(other.pack(), Relaxed);
+        slot[1].store(other.pack(), Relaxed);
         assert!(tt.probe(42).is_none());
     }
 
@@ -319,8 +275,8 @@ mod tests {
     fn threads_sharing_the_table_read_only_whole_entries() {
         // Every entry stored for key k has score k % 1000 and eval k % 777: a probe that
         // mixed two writes would show other numbers.
-        let tt = Tt::new(1);
-        let slots = tt.slots.len() as u64;
+        let tt = Tt::new(1).expect("1 MB");
+        let slots = tt.slots.as_ref().map_or(1, |s| s.len()) as u64;
         std::thread::scope(|s| {
             for t in 0..4u64 {
                 let tt = &tt;
@@ -345,8 +301,13 @@ mod tests {
 
     #[test]
     fn size_follows_the_option() {
-        let tt = Tt::new(2);
+        let tt = Tt::new(2).expect("2 MB");
         assert_eq!(tt.size_mb(), 2);
-        assert_eq!(Tt::new(0).size_mb(), 1);
+        assert_eq!(Tt::new(0).expect("1 MB").size_mb(), 1);
+        assert!(Tt::new(usize::MAX / (1 << 21)).is_err());
+        let none = Tt::none();
+        assert_eq!((none.size_mb(), none.hashfull()), (0, 0));
+        none.store(42, None, 1, 2, 3, Bound::Exact);
+        assert!(none.probe(42).is_none());
     }
 }

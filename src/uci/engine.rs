@@ -61,6 +61,9 @@ pub struct Engine {
     preparing: Option<(Table, Preparing)>,
     /// A search table made ready and waiting for the worker to install it.
     slot: TableSlot,
+    /// The size of the search table in use, or waiting to be installed, in MB: what
+    /// `Hash` goes back to when a new size cannot be had.
+    search_table_mb: usize,
     /// Receives a value once the input thread has read `quit`: a wait for a table ends
     /// (the command that waited is dropped and the loop ends). Disconnected without a
     /// value when the input ended without `quit`: that is not a `quit`.
@@ -74,6 +77,7 @@ impl Engine {
     /// answering on `out`.
     pub fn new(out: Output) -> std::io::Result<Self> {
         let options = Options::default();
+        let search_table_mb = options.hash_mb;
         let slot = Arc::new(Mutex::new(None));
         Ok(Self {
             pos: Position::startpos(),
@@ -84,6 +88,7 @@ impl Engine {
             pending: VecDeque::new(),
             preparing: None,
             slot,
+            search_table_mb,
             quit: crossbeam_channel::never(),
             out,
         })
@@ -313,15 +318,28 @@ impl Engine {
     pub fn prepared(&mut self, ready: Option<Ready>) {
         self.preparing = None;
         match ready {
-            Some(Ready::Search { table, asked_mb }) => {
-                let got = table.size_mb();
-                if got < asked_mb {
-                    self.out.info(&format!(
-                        "Hash: {asked_mb} MB asked, {got} MB allocated (the most this machine allows)"
-                    ));
-                }
+            Some(Ready::Search {
+                table: Ok(table),
+                mb,
+            }) => {
+                self.search_table_mb = mb;
                 *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(table);
                 self.worker.send(Job::InstallTable, Arc::default());
+            }
+            Some(Ready::Search { table: Err(_), mb }) if mb == self.search_table_mb => {
+                // A fresh table of the size in use (`ucinewgame`, `Clear Hash`) with the
+                // old one still held: the old one is cleared instead.
+                self.worker.send(Job::ClearTable, Arc::default());
+            }
+            Some(Ready::Search {
+                table: Err(why),
+                mb,
+            }) => {
+                self.options.hash_mb = self.search_table_mb;
+                self.out.info(&format!(
+                    "error: setoption: Hash {mb}: {why}; Hash stays {} MB",
+                    self.search_table_mb
+                ));
             }
             Some(Ready::Perft { result: Ok(()), .. }) => {}
             Some(Ready::Perft {

@@ -6,7 +6,6 @@
 //! search or perft does not pay for it, while `stop`, `quit` and the rest are still read
 //! meanwhile (a `quit` ends the wait). One preparation runs at a time.
 
-use crate::memory;
 use crate::perft::hash;
 use crate::search::tt::Tt;
 use crossbeam_channel::{Receiver, bounded};
@@ -22,12 +21,12 @@ pub enum Table {
 
 /// What a preparation produced.
 pub enum Ready {
-    /// A search table to install, and the size that was asked for (MB).
+    /// A search table to install, or why it could not be had.
     Search {
-        /// The table (possibly smaller than asked: see [`Tt::new`]).
-        table: Tt,
-        /// The size asked for.
-        asked_mb: usize,
+        /// The table, or why not.
+        table: Result<Tt, String>,
+        /// The size asked for, MB.
+        mb: usize,
     },
     /// The perft table of `mb` MB is kept and touched, or why not.
     Perft {
@@ -67,8 +66,8 @@ impl Preparing {
 fn make(table: Table) -> Ready {
     match table {
         Table::Search(mb) => Ready::Search {
-            table: Tt::new(mb),
-            asked_mb: mb,
+            table: Tt::new(mb).map_err(|e| e.to_string()),
+            mb,
         },
         Table::Perft(mb) => Ready::Perft {
             mb,
@@ -78,12 +77,7 @@ fn make(table: Table) -> Ready {
 }
 
 /// The perft table of `mb` MB, refused when the machine does not have the memory free
-/// ([`memory::check_table`]).
+/// (`crate::memory::check_table`; a kept table of another size is freed first).
 fn perft_table(mb: usize) -> Result<(), String> {
-    if let Err(e) = memory::check_table(mb) {
-        // Free a kept table first: it may be what makes the memory short.
-        let _ = hash::prepare(0);
-        return Err(e.to_string());
-    }
     hash::prepare(mb).map_err(|e| e.to_string())
 }

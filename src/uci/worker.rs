@@ -43,6 +43,8 @@ pub enum Job {
     /// `ucinewgame` / `Clear Hash`: forget the move-ordering history (the hash table
     /// is replaced by a fresh one, made ready off the worker: [`Job::InstallTable`]).
     ClearHistory,
+    /// Empty the search table in place (when a fresh one could not be had).
+    ClearTable,
     /// Install the search table waiting in the shared slot, if any (one made ready
     /// by [`super::prepare`]; a later one may have replaced it before this job ran).
     InstallTable,
@@ -273,6 +275,7 @@ impl State {
                 return vec![line];
             }
             Job::ClearHistory => self.searcher.clear_history(),
+            Job::ClearTable => self.searcher.clear(),
             Job::InstallTable => {
                 let table = self.slot.lock().unwrap_or_else(|e| e.into_inner()).take();
                 if let Some(table) = table {

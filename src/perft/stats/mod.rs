@@ -299,7 +299,7 @@ pub fn divide_with(
     }
     let table = match options.hash_mb {
         0 => None,
-        mb => table::Table::new(mb).map(Arc::new),
+        mb => table::Table::new(mb).ok().map(Arc::new),
     };
     let divide = parallel::divide::<Tally>(pos, depth, options.threads, table, stop);
     (!stop.load(Ordering::Relaxed)).then_some(divide)

@@ -9,48 +9,43 @@
 //! Every word is an atomic: no data race, no `unsafe`.
 //!
 //! Buckets of two entries: the first keeps the deepest subtree seen, the second takes
-//! whatever the first refused. The table lives for one run (allocated and zeroed at
-//! its start, so its cost grows with its size: about 0.1 s per GB here).
+//! whatever the first refused. The table lives for one run; its memory comes from
+//! [`crate::memory`], zeroed lazily (a page costs only once the walk first touches it),
+//! on huge pages where the system offers them.
 
 use super::Tally;
+use crate::memory::{self, TableError};
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
-/// One entry: sequence number, key, depth (0 = empty), then the nine counts.
-#[derive(Default)]
-struct Entry {
-    seq: AtomicU64,
-    key: AtomicU64,
-    depth: AtomicU64,
-    counts: [AtomicU64; 9],
-}
+/// One entry, as words: sequence number, key, depth (0 = empty), then the nine counts.
+type Entry = [AtomicU64; 12];
 
-/// Two entries, one cache line and a half.
-#[derive(Default)]
-struct Bucket([Entry; 2]);
+/// The words of an entry: sequence number, key, depth, first count.
+const SEQ: usize = 0;
+const KEY: usize = 1;
+const DEPTH: usize = 2;
+const COUNTS: usize = 3;
+
+/// Two entries, three cache lines.
+type Bucket = [Entry; 2];
 
 /// A fixed-size table of breakdowns shared by the threads of one run.
 pub(crate) struct Table {
-    buckets: Box<[Bucket]>,
+    buckets: memory::Table<Bucket>,
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one bucket), every entry empty; `None`
+    /// A table of about `mb` megabytes (at least one bucket), every entry empty; refused
     /// if the memory cannot be had.
-    pub(super) fn new(mb: usize) -> Option<Self> {
-        let len = (mb.checked_mul(1 << 20)? / size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(len).ok()?;
-        buckets.extend(std::iter::repeat_with(Bucket::default).take(len));
-        Some(Self {
-            buckets: buckets.into_boxed_slice(),
+    pub(super) fn new(mb: usize) -> Result<Self, TableError> {
+        Ok(Self {
+            buckets: memory::Table::new(mb)?,
         })
     }
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        // The high bits of the key pick the bucket (no power-of-two size needed).
-        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        self.buckets.at(key)
     }
 
     /// Brings the first cache line of the bucket of `key` (its deep entry's sequence
@@ -63,60 +58,57 @@ impl Table {
     /// The breakdown stored for `key` at `depth`, if any.
     #[inline(always)]
     pub(super) fn probe(&self, key: u64, depth: u32) -> Option<Tally> {
-        self.bucket(key).0.iter().find_map(|e| e.read(key, depth))
+        self.bucket(key).iter().find_map(|e| read(e, key, depth))
     }
 
     /// Stores `tally` for `key` at `depth` (`>= 1`); a store that would have to wait for
     /// another thread's is dropped.
     #[inline(always)]
     pub(super) fn store(&self, key: u64, depth: u32, tally: &Tally) {
-        let [deep, any] = &self.bucket(key).0;
-        let entry = if u64::from(depth) >= deep.depth.load(Ordering::Relaxed) {
+        let [deep, any] = self.bucket(key);
+        let entry = if u64::from(depth) >= deep[DEPTH].load(Ordering::Relaxed) {
             deep
         } else {
             any
         };
-        entry.write(key, depth, tally);
+        write(entry, key, depth, tally);
     }
 }
 
-impl Entry {
-    /// The whole breakdown of `key` at `depth`, if this entry holds it untorn.
-    #[inline(always)]
-    fn read(&self, key: u64, depth: u32) -> Option<Tally> {
-        let seq = self.seq.load(Ordering::Acquire);
-        if seq & 1 == 1
-            || self.key.load(Ordering::Relaxed) != key
-            || self.depth.load(Ordering::Relaxed) != u64::from(depth)
-        {
-            return None;
-        }
-        let counts = std::array::from_fn(|i| self.counts[i].load(Ordering::Relaxed));
-        fence(Ordering::Acquire);
-        (self.seq.load(Ordering::Relaxed) == seq).then(|| Tally::from_counts(counts))
+/// The whole breakdown of `key` at `depth`, if `entry` holds it untorn.
+#[inline(always)]
+fn read(entry: &Entry, key: u64, depth: u32) -> Option<Tally> {
+    let seq = entry[SEQ].load(Ordering::Acquire);
+    if seq & 1 == 1
+        || entry[KEY].load(Ordering::Relaxed) != key
+        || entry[DEPTH].load(Ordering::Relaxed) != u64::from(depth)
+    {
+        return None;
     }
+    let counts = std::array::from_fn(|i| entry[COUNTS + i].load(Ordering::Relaxed));
+    fence(Ordering::Acquire);
+    (entry[SEQ].load(Ordering::Relaxed) == seq).then(|| Tally::from_counts(counts))
+}
 
-    /// Writes `tally` for `key` at `depth`, unless another writer holds the entry.
-    #[inline(always)]
-    fn write(&self, key: u64, depth: u32, tally: &Tally) {
-        let seq = self.seq.load(Ordering::Relaxed);
-        if seq & 1 == 1
-            || self
-                .seq
-                .compare_exchange(seq, seq + 1, Ordering::Relaxed, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        // Nothing below may become visible before the odd number.
-        fence(Ordering::Release);
-        self.key.store(key, Ordering::Relaxed);
-        self.depth.store(u64::from(depth), Ordering::Relaxed);
-        for (slot, count) in self.counts.iter().zip(tally.counts()) {
-            slot.store(count, Ordering::Relaxed);
-        }
-        self.seq.store(seq + 2, Ordering::Release);
+/// Writes `tally` for `key` at `depth` to `entry`, unless another writer holds it.
+#[inline(always)]
+fn write(entry: &Entry, key: u64, depth: u32, tally: &Tally) {
+    let seq = entry[SEQ].load(Ordering::Relaxed);
+    if seq & 1 == 1
+        || entry[SEQ]
+            .compare_exchange(seq, seq + 1, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+    {
+        return;
     }
+    // Nothing below may become visible before the odd number.
+    fence(Ordering::Release);
+    entry[KEY].store(key, Ordering::Relaxed);
+    entry[DEPTH].store(u64::from(depth), Ordering::Relaxed);
+    for (slot, count) in entry[COUNTS..].iter().zip(tally.counts()) {
+        slot.store(count, Ordering::Relaxed);
+    }
+    entry[SEQ].store(seq + 2, Ordering::Release);
 }
 
 #[cfg(test)]

@@ -1,40 +1,64 @@
-//! The machine's memory, as `/proc/meminfo` reports it: how large a table may be.
+//! Large tables: the one way Rookling gets memory for the search's transposition table,
+//! the perft hash table and the statistics table, and the one rule for how large they
+//! may be.
 //!
-//! A perft table (`PerftHash`, `--hash`) or statistics table larger than
-//! [`TABLE_MEMORY_PERCENT`] of the memory available is refused with [`TooLarge`]
-//! instead of being allocated: filling it would end with the process killed for lack
-//! of memory (or another one on the same machine), never with an error. Without
-//! `/proc/meminfo` nothing is refused here (an allocation the OS refuses still is).
+//! - **Size.** A table larger than [`TABLE_MEMORY_PERCENT`] of the memory available
+//!   (`MemAvailable` in `/proc/meminfo`) is refused ([`TableError::TooLarge`]) instead of
+//!   being allocated: filling it would end with the process killed for lack of memory
+//!   (or another one on the same machine), never with an error. Without `/proc/meminfo`
+//!   nothing is refused by size; an allocation the OS refuses still is
+//!   ([`TableError::Refused`]).
+//! - **Memory.** `table.rs`: zeroed words from an anonymous mapping, zeroed lazily by
+//!   the OS (a page costs nothing until it is first touched) and backed by transparent
+//!   huge pages where the system offers them (fewer TLB misses on random probes), or
+//!   from the global allocator off Unix. Every `unsafe` of it is there.
+
+mod table;
+
+pub(crate) use table::Table;
 
 use std::fmt;
 
 /// The share of the available memory (`MemAvailable`), in percent, a table may take.
 pub const TABLE_MEMORY_PERCENT: usize = 90;
 
-/// A table of `mb` MB refused: more than [`TABLE_MEMORY_PERCENT`] of `available_mb`.
+/// Why a table could not be had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooLarge {
-    /// The size asked for, MB.
-    pub mb: usize,
-    /// The memory available when it was asked for, MB.
-    pub available_mb: usize,
+pub enum TableError {
+    /// `mb` MB is more than [`TABLE_MEMORY_PERCENT`] of the `available_mb` MB available.
+    TooLarge {
+        /// The size asked for, MB.
+        mb: usize,
+        /// The memory available when it was asked for, MB.
+        available_mb: usize,
+    },
+    /// The operating system refused the memory.
+    Refused {
+        /// The size asked for, MB.
+        mb: usize,
+    },
 }
 
-impl fmt::Display for TooLarge {
+impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} MB is more than {TABLE_MEMORY_PERCENT}% of the {} MB of memory available",
-            self.mb, self.available_mb
-        )
+        match self {
+            TableError::TooLarge { mb, available_mb } => write!(
+                f,
+                "{mb} MB is more than {TABLE_MEMORY_PERCENT}% of the {available_mb} MB of \
+                 memory available"
+            ),
+            TableError::Refused { mb } => {
+                write!(f, "{mb} MB cannot be allocated (the system refused it)")
+            }
+        }
     }
 }
 
-impl std::error::Error for TooLarge {}
+impl std::error::Error for TableError {}
 
 /// Whether a table of `mb` MB may be allocated now (see the module documentation); no
 /// table (`mb == 0`) always may.
-pub fn check_table(mb: usize) -> Result<(), TooLarge> {
+pub fn check_table(mb: usize) -> Result<(), TableError> {
     if mb == 0 {
         return Ok(());
     }
@@ -45,15 +69,15 @@ pub fn check_table(mb: usize) -> Result<(), TooLarge> {
 }
 
 /// Whether `mb` MB is within [`TABLE_MEMORY_PERCENT`] of `available_mb`.
-fn fits(mb: usize, available_mb: usize) -> Result<(), TooLarge> {
+fn fits(mb: usize, available_mb: usize) -> Result<(), TableError> {
     if mb as u128 * 100 > available_mb as u128 * TABLE_MEMORY_PERCENT as u128 {
-        return Err(TooLarge { mb, available_mb });
+        return Err(TableError::TooLarge { mb, available_mb });
     }
     Ok(())
 }
 
 /// A `/proc/meminfo` field (such as `MemAvailable:`) in MB, where there is one.
-pub fn meminfo_mb(field: &str) -> Option<usize> {
+fn meminfo_mb(field: &str) -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with(field))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
