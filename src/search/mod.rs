@@ -240,7 +240,23 @@ impl Searcher {
         if root_moves.is_empty() {
             root_moves = legal.to_vec();
         }
-        let clock = Clock::new(limits, pos.side_to_move(), self.move_overhead_ms);
+        let clock = if self.skill.enabled() {
+            // A weakened search is a guest on the clock: it budgets as if it had half
+            // its time and half its increment, and keeps at least `skill::OVERHEAD_MS`
+            // in reserve, so that its clock grows with the increments and even a
+            // loaded machine never makes it lose on time.
+            let half = Limits {
+                wtime: limits.wtime.map(|t| t / 2),
+                btime: limits.btime.map(|t| t / 2),
+                winc: limits.winc.map(|t| t / 2),
+                binc: limits.binc.map(|t| t / 2),
+                ..limits.clone()
+            };
+            let overhead = self.move_overhead_ms.max(skill::OVERHEAD_MS);
+            Clock::new(&half, pos.side_to_move(), overhead)
+        } else {
+            Clock::new(limits, pos.side_to_move(), self.move_overhead_ms)
+        };
         if root_moves.is_empty() {
             let score = if pos.in_check() { "mate 0" } else { "cp 0" };
             report(format!("info depth 0 score {score}"));

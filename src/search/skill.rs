@@ -21,19 +21,24 @@ pub const MAX_LEVEL: u32 = 20;
 /// `(UCI_Elo, level)`: the level that plays at that Elo, measured; levels between two
 /// rows are interpolated.
 const ELO_LEVELS: [(u32, f64); 7] = [
-    (MIN_ELO, 0.0),
-    (1400, 0.3),
-    (1600, 2.0),
-    (1800, 4.2),
-    (2000, 6.6),
-    (2200, 9.1),
+    (MIN_ELO, 3.1),
+    (1400, 3.7),
+    (1600, 5.5),
+    (1800, 7.8),
+    (2000, 12.5),
+    (2200, 18.0),
     (MAX_ELO, 20.0),
 ];
 
+/// The least time (ms) a weakened search keeps in reserve per move (it also budgets
+/// as if it had half its clock and half its increment).
+pub const OVERHEAD_MS: u64 = 100;
+
 /// How many lines a weakened search looks at, at least.
 pub const LINES: usize = 4;
-/// The random term's scale: the spread of the lines' scores, at most this (cp).
-const DELTA_MAX: i64 = 100;
+/// The random term's scale: the spread of the lines' scores, at most this (cp):
+/// Stockfish's cap, its middlegame pawn (126 of its internal units, 208 to 100 cp).
+const DELTA_MAX: i64 = 60;
 
 /// A strength setting.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,17 +95,30 @@ impl Skill {
         1 + self.level as i32
     }
 
+    /// How much the pick may stray from the best line: Stockfish's `120 - 2 x level`
+    /// up to level 10, then falling to 0 at level 20, so that the strength rises
+    /// smoothly to full strength (with Stockfish's rule level 19 still strays by 82,
+    /// and the last step to full strength is a jump).
+    pub fn weakness(&self) -> f64 {
+        if self.level <= 10.0 {
+            120.0 - 2.0 * self.level
+        } else {
+            100.0 * (f64::from(MAX_LEVEL) - self.level) / 10.0
+        }
+    }
+
     /// The line to play among `lines` (best first, all of one iteration, at least
     /// one): Stockfish's rule. Every line's score gets a push towards the best one,
     /// larger for weaker levels, plus a random term up to the spread of the scores
-    /// (at most `DELTA_MAX`) scaled by the weakness; the highest total is played.
+    /// (at most `DELTA_MAX`, 60 cp) scaled by the [`Skill::weakness`]; the highest total is
+    /// played.
     pub fn pick(&self, lines: &[Line], rng: &mut Rng) -> usize {
         let Some(top) = lines.first().map(|l| i64::from(l.score)) else {
             return 0;
         };
         let last = lines.last().map_or(top, |l| i64::from(l.score));
         let delta = (top - last).clamp(0, DELTA_MAX);
-        let weakness = 120.0 - 2.0 * self.level;
+        let weakness = self.weakness();
         let mut best = (i64::MIN, 0);
         for (i, line) in lines.iter().enumerate() {
             let score = i64::from(line.score);
@@ -136,7 +154,7 @@ mod tests {
     fn elo_maps_onto_levels_in_order() {
         assert_eq!(Skill::from_elo(MAX_ELO), Skill::FULL);
         assert!(!Skill::from_elo(3000).enabled());
-        assert_eq!(Skill::from_elo(0).level(), 0.0);
+        assert_eq!(Skill::from_elo(0), Skill::from_elo(MIN_ELO));
         let mut last = -1.0;
         for elo in (MIN_ELO..=MAX_ELO).step_by(20) {
             let level = Skill::from_elo(elo).level();

@@ -13,9 +13,9 @@ use super::alphabeta::MATE_BOUND;
 use crate::board::{PieceType, Position};
 
 /// `a(m)`'s coefficients, highest power first, `m` = [`material`] / [`MATERIAL_NORM`].
-const A: [f64; 4] = [456.418, -365.717, -845.755, 853.754];
+const A: [f64; 4] = [482.832, -394.710, -874.406, 881.825];
 /// `b(m)`'s coefficients, highest power first.
-const B: [f64; 4] = [174.846, -163.976, -216.384, 307.241];
+const B: [f64; 4] = [210.866, -201.827, -255.927, 343.922];
 /// The material the polynomials are normalised by (the start position's is 78).
 pub const MATERIAL_NORM: f64 = 58.0;
 /// Material counts outside this range are read as its ends (the fit saw too few
