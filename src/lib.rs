@@ -6,9 +6,9 @@
 //! disagree) beside search, on [`client`] (the one client for other engines and
 //! programs, which uses no other module but [`lines`]). The core (types, attacks, board,
 //! movegen, perft) does no I/O; [`memory`] (how much memory a table may take, from
-//! `/proc/meminfo`) and [`lines`] (reading lines of bounded length) use no other module.
-//! [`syzygy`] (endgame tablebases: finding the files, probing them) sits on movegen,
-//! below search.
+//! `/proc/meminfo`), [`rng`] (a seeded random generator) and [`lines`] (reading lines of
+//! bounded length) use no other module. [`syzygy`] (endgame tablebases: finding the
+//! files, probing them) sits on movegen, below search.
 
 #![warn(missing_docs)]
 
@@ -22,6 +22,7 @@ pub mod memory;
 pub mod movegen;
 pub mod nnue;
 pub mod perft;
+pub mod rng;
 pub mod search;
 pub mod syzygy;
 pub mod types;

@@ -150,3 +150,81 @@ fn two_counts_for_one_depth_are_an_error() {
     assert!(stderr.contains(&format!("{path}:2: ")), "{stderr}");
     assert!(stderr.contains("depth 1"), "{stderr}");
 }
+
+/// `--candidate`: another engine's counts checked, each wrong count drilled down against
+/// the built-in reference to the failing position and move, failures grouped by the
+/// kind of that move.
+#[test]
+fn candidate_failures_are_drilled_down_and_grouped() {
+    let candidate = common::perftree_script("no-underpromotion", "none");
+    let args = [
+        "suite",
+        "tests/data/standard.epd",
+        "--max-nodes",
+        "3000",
+        "--candidate",
+        &candidate,
+    ];
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let out = rookling(&json_args);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
+    let failures = json["failures"].as_array().expect("a list");
+    assert!(!failures.is_empty());
+    let drilled: Vec<&Value> = failures.iter().filter(|f| f["tag"].is_string()).collect();
+    assert!(!drilled.is_empty(), "{json}");
+    for f in &drilled {
+        assert_eq!(f["tag"], "promotion_knight", "{f}");
+        let missing = f["missing"].as_array().expect("missing moves");
+        assert!(!missing.is_empty(), "{f}");
+        for mv in missing {
+            let mv = mv.as_str().expect("a move");
+            assert!(["n", "b", "r"].iter().any(|p| mv.ends_with(p)), "{mv}");
+        }
+        let compare = f["compare"].as_str().expect("a command");
+        assert!(
+            compare.contains("--reference rookling --candidate "),
+            "{compare}"
+        );
+    }
+    let groups = json["groups"].as_array().expect("groups");
+    assert_eq!(groups[0]["tag"], "promotion_knight", "{json}");
+
+    let out = rookling(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    for expected in [
+        "candidate: ",
+        "(perftree script)",
+        "== promotion to a knight: ",
+        "  also wrong: depth 2 (expected ",
+        "  Verdict: the engines differ",
+        "  tag:     promotion to a knight",
+        "   +---+---+---+---+---+---+---+---+",
+    ] {
+        assert!(text.contains(expected), "'{expected}' in:\n{text}");
+    }
+}
+
+/// An exact candidate on a suite with a wrong count: the drill-down finds every move
+/// the same, and says the expected count is in doubt.
+#[test]
+fn a_wrong_count_in_the_file_is_not_blamed_on_the_candidate() {
+    let candidate = common::buggy_engine("none", "none");
+    let out = rookling(&[
+        "suite",
+        ONE_WRONG,
+        "--max-nodes",
+        "100000",
+        "--candidate",
+        &candidate,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("depth 3: expected 97863, got 97862"),
+        "{text}"
+    );
+    assert!(text.contains("is the expected count right?"), "{text}");
+}

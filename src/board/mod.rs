@@ -7,6 +7,7 @@
 
 mod castling;
 mod check;
+pub mod diagram;
 mod error;
 mod fen;
 mod make;

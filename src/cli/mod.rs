@@ -5,8 +5,10 @@ mod bench_perft;
 mod compare;
 mod datagen;
 mod error;
+mod hunt;
 mod perft;
 mod suite;
+mod suite_report;
 
 pub use error::CliError;
 
@@ -36,6 +38,10 @@ enum Command {
     /// Run every position of an EPD perft suite within a node budget (exit status 0 all
     /// agree, 1 a count is wrong, 2 error).
     Suite(suite::SuiteArgs),
+    /// Find a bug nobody pointed at: seeded positions rich in every rule, counted by the
+    /// candidate and the built-in reference, the first difference drilled down and
+    /// shrunk (exit status 0 none found, 1 found, 2 error).
+    Hunt(hunt::HuntArgs),
     /// Time Rookling's perft against Stockfish's `go perft`, side by side.
     PerftBench(bench_perft::BenchArgs),
     /// Search built-in positions to a fixed depth; prints `Nodes searched` and
@@ -67,6 +73,7 @@ pub fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Suite(args)) => suite::run(args),
+        Some(Command::Hunt(args)) => hunt::run(args),
         Some(Command::PerftBench(args)) => bench_perft::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),

@@ -1,15 +1,19 @@
 //! `rookling suite FILE.epd`: every position of a perft suite at each depth within a
-//! node budget, counted by Rookling in this process and checked against the file (or
-//! against a reference engine's `go perft`).
+//! node budget, counted by Rookling in this process (or by a `--candidate` engine) and
+//! checked against the file (or against a reference engine). A candidate's wrong count
+//! is drilled down to the position and move where it goes wrong, and the failures are
+//! grouped by the kind of that move.
 
 use super::CliError;
-use super::compare::{engine_specs, timeout};
-use crate::client::Engine;
+use super::compare::{engine_choices, timeout};
+use super::suite_report::{Difference, Failure, Summary, group, html_page, write_summary};
+use crate::client::EngineError;
 use crate::compare::config::read_text;
+use crate::compare::drill::{Step, drill};
+use crate::compare::engines::{Choice, PerftEngine};
 use crate::perft::epd::{EpdEntry, parse_epd};
 use crate::perft::{MAX_DEPTH, PerftOptions, perft_with};
 use clap::Args;
-use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,14 +31,20 @@ pub struct SuiteArgs {
     /// Run no depth beyond this one (required with --reference for lines without counts).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
-    /// Take the expected counts from this engine's `go perft` instead of the file.
+    /// Take the expected counts from this engine instead of the file (`rookling`, a
+    /// name from the engines file, a UCI command line or `perftree:COMMAND`); with
+    /// --candidate, it also drills down into wrong counts [default: rookling].
     #[arg(long, value_name = "ENGINE")]
     pub reference: Option<String>,
+    /// Check this engine's counts instead of Rookling's (a name from the engines file,
+    /// a UCI command line or `perftree:COMMAND`), drilling down into each wrong one.
+    #[arg(long, value_name = "ENGINE")]
+    pub candidate: Option<String>,
     /// Engines file in Cutechess's format [default: ./engines.json when present].
     #[arg(long, value_name = "FILE")]
     pub engines: Option<PathBuf>,
-    /// Seconds the reference engine has to answer each request (the handshake,
-    /// `isready`, one whole `go perft`), however much it prints meanwhile.
+    /// Seconds an engine has to answer each request (the handshake, `isready`, one
+    /// whole `go perft` or script run), however much it prints meanwhile.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
     /// Threads for Rookling's perft.
@@ -43,33 +53,10 @@ pub struct SuiteArgs {
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     pub json: bool,
-}
-
-/// One count that came out wrong.
-#[derive(Serialize, Debug)]
-struct Failure {
-    line: usize,
-    fen: String,
-    depth: u32,
-    expected: u128,
-    actual: u128,
-    compare: String,
-}
-
-/// What `--json` prints.
-#[derive(Serialize, Debug)]
-struct Summary {
-    file: String,
-    positions: usize,
-    runs: usize,
-    /// Counts not run: above `--max-nodes`, or deeper than `--depth`.
-    skipped: usize,
-    /// Positions of which no count was run.
-    unchecked_positions: usize,
-    nodes: u128,
-    seconds: f64,
-    nodes_per_second: u64,
-    failures: Vec<Failure>,
+    /// Also write the drill-downs of a candidate's wrong counts as a self-contained
+    /// HTML page.
+    #[arg(long, value_name = "FILE", requires = "candidate")]
+    pub html: Option<PathBuf>,
 }
 
 /// The largest suite file read (a 960-position suite is 100 KB): reading something
@@ -82,16 +69,27 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
     let text = read_text(&args.file, MAX_SUITE_FILE)
         .map_err(|e| CliError::Other(format!("cannot read {name}: {e}")))?;
     let suite = parse_epd(&text).map_err(|e| CliError::Other(e.at(&name)))?;
-    if let (Some(path), None) = (&args.engines, &args.reference) {
+    if let (Some(path), None, None) = (&args.engines, &args.reference, &args.candidate) {
         // A file the user named must be valid even when no name from it is used.
         crate::compare::config::load(Some(path))?;
     }
-    let mut reference = match &args.reference {
+    let timeout = timeout(args.timeout)?;
+    let start_engine = |arg: &str| -> Result<PerftEngine, CliError> {
+        let (choice, _) = engine_choices(Some(arg), None, args.engines.as_deref())?;
+        Ok(PerftEngine::start(&choice, false, timeout)?)
+    };
+    let mut reference = args.reference.as_deref().map(start_engine).transpose()?;
+    let mut candidate = match &args.candidate {
         Some(arg) => {
-            let (spec, _) = engine_specs(Some(arg), None, args.engines.as_deref())?;
-            Some(Engine::start(&spec, false, timeout(args.timeout)?)?)
+            let (_, choice) = engine_choices(None, Some(arg), args.engines.as_deref())?;
+            Some(PerftEngine::start(&choice, false, timeout)?)
         }
         None => None,
+    };
+    // The engine a candidate's wrong count is drilled down against.
+    let mut driller = match (&candidate, &args.reference) {
+        (Some(_), None) => Some(PerftEngine::start(&Choice::Builtin, false, timeout)?),
+        _ => None,
     };
     if let Some(entry) = suite.iter().find(|e| e.counts.is_empty()) {
         if reference.is_none() {
@@ -126,36 +124,51 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
             if written.is_some_and(|n| n > max_nodes) {
                 break;
             }
+            let chess960 = entry.position.is_chess960();
+            for engine in [&mut reference, &mut candidate, &mut driller]
+                .into_iter()
+                .flatten()
+            {
+                engine.set_chess960(chess960)?;
+            }
             let expected = match reference.as_mut() {
-                Some(engine) => {
-                    engine.set_chess960(entry.position.is_chess960())?;
-                    u128::from(engine.perft(&entry.fen, &[], depth)?.total)
-                }
+                Some(engine) => u128::from(engine.perft(&entry.fen, &[], depth)?.total),
                 None => written.unwrap_or_default(),
             };
             if expected > max_nodes {
                 break;
             }
-            let actual = perft_with(&entry.position, depth, &options, &never)
-                .ok_or_else(|| CliError::Other("perft stopped".into()))?;
+            let actual = match candidate.as_mut() {
+                Some(engine) => u128::from(engine.perft(&entry.fen, &[], depth)?.total),
+                None => perft_with(&entry.position, depth, &options, &never)
+                    .ok_or_else(|| CliError::Other("perft stopped".into()))?,
+            };
             runs += 1;
             nodes = nodes.saturating_add(actual);
             if actual != expected {
-                let compare = compare_command(entry, depth, args.reference.as_deref());
+                let compare = compare_command(entry, depth, &args);
                 bar.suspend(|| {
                     log::warn!(
                         "{name}:{}: perft {depth} is {actual}, expected {expected}",
                         entry.line
                     )
                 });
-                failures.push(Failure {
-                    line: entry.line,
-                    fen: entry.fen.clone(),
-                    depth,
-                    expected,
-                    actual,
-                    compare,
-                });
+                let first = !failures.iter().any(|f: &Failure| f.line == entry.line);
+                let difference = match (candidate.as_mut(), first) {
+                    (Some(candidate), true) => {
+                        let drill_with = match reference.as_mut() {
+                            Some(engine) => engine,
+                            None => driller.as_mut().ok_or_else(|| {
+                                CliError::Other("no engine to drill down with".into())
+                            })?,
+                        };
+                        Some(drill_down(drill_with, candidate, entry, depth)?)
+                    }
+                    _ => None,
+                };
+                failures.push(Failure::new(
+                    entry, depth, expected, actual, compare, difference,
+                ));
             }
         }
         let planned = match entry.counts.len() {
@@ -186,8 +199,13 @@ pub fn run(args: SuiteArgs) -> Result<ExitCode, CliError> {
         nodes,
         seconds,
         nodes_per_second: (nodes as f64 / seconds.max(1e-9)) as u64,
+        candidate: candidate.as_ref().map(PerftEngine::label),
+        groups: group(&failures),
         failures,
     };
+    if let Some(path) = &args.html {
+        super::compare::write_html(path, &html_page(&summary))?;
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         let json = serde_json::to_string(&summary).map_err(|e| CliError::Other(e.to_string()))?;
@@ -220,8 +238,26 @@ fn depths(entry: &EpdEntry, max: Option<u32>) -> Vec<u32> {
     depths
 }
 
+/// The drill-down of the candidate's wrong count of `entry` at `depth`, against
+/// `reference`.
+fn drill_down(
+    reference: &mut PerftEngine,
+    candidate: &mut PerftEngine,
+    entry: &EpdEntry,
+    depth: u32,
+) -> Result<Difference, CliError> {
+    let mut steps = Vec::new();
+    let outcome = drill::<EngineError>(
+        depth,
+        &mut |path, d| reference.perft(&entry.fen, path, d),
+        &mut |path, d| candidate.perft(&entry.fen, path, d),
+        &mut |step: &Step| steps.push(step.clone()),
+    )?;
+    Ok(Difference::new(&entry.position, outcome, steps))
+}
+
 /// The `rookling compare` command line that drills into a failure.
-fn compare_command(entry: &EpdEntry, depth: u32, reference: Option<&str>) -> String {
+fn compare_command(entry: &EpdEntry, depth: u32, args: &SuiteArgs) -> String {
     let quote = |s: &str| {
         shlex::try_quote(s)
             .map(|q| q.into_owned())
@@ -234,46 +270,22 @@ fn compare_command(entry: &EpdEntry, depth: u32, reference: Option<&str>) -> Str
     if entry.position.is_chess960() {
         line.push_str(" --chess960");
     }
+    let reference = match (&args.reference, &args.candidate) {
+        (Some(reference), _) => Some(reference.as_str()),
+        (None, Some(_)) => Some("rookling"),
+        _ => None,
+    };
     if let Some(reference) = reference {
         line.push_str(&format!(" --reference {}", quote(reference)));
     }
+    if let Some(candidate) = &args.candidate {
+        line.push_str(&format!(" --candidate {}", quote(candidate)));
+    }
+    if let Some(engines) = &args.engines {
+        line.push_str(&format!(
+            " --engines {}",
+            quote(&engines.display().to_string())
+        ));
+    }
     line
-}
-
-fn write_summary(out: &mut impl Write, s: &Summary, reference: bool) -> std::io::Result<()> {
-    let source = if reference {
-        "the reference engine"
-    } else {
-        "the file"
-    };
-    writeln!(
-        out,
-        "{}: {} positions, {} perft runs checked against {source}",
-        s.file, s.positions, s.runs
-    )?;
-    writeln!(
-        out,
-        "nodes: {} in {:.2} s ({:.1} Mnodes/s)",
-        s.nodes,
-        s.seconds,
-        s.nodes_per_second as f64 / 1e6
-    )?;
-    if s.skipped > 0 {
-        writeln!(
-            out,
-            "skipped: {} counts above --max-nodes or --depth ({} positions not checked at all)",
-            s.skipped, s.unchecked_positions
-        )?;
-    }
-    writeln!(out, "failures: {}", s.failures.len())?;
-    for f in &s.failures {
-        writeln!(out, "\nline {}: {}", f.line, f.fen)?;
-        writeln!(
-            out,
-            "  depth {}: expected {}, got {}",
-            f.depth, f.expected, f.actual
-        )?;
-        writeln!(out, "  drill down: {}", f.compare)?;
-    }
-    Ok(())
 }

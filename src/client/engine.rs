@@ -50,6 +50,31 @@ pub enum EngineErrorKind {
         /// A line it printed instead.
         line: String,
     },
+    /// A program run once per request (a perftree script) exited with a failure.
+    Exited {
+        /// Its command line.
+        command: String,
+        /// How it exited.
+        status: std::process::ExitStatus,
+        /// The line of its error output that says most, if any.
+        stderr: Option<String>,
+    },
+    /// A program run once per request was still running at the deadline and was
+    /// stopped.
+    Killed {
+        /// Its command line.
+        command: String,
+        /// The timeout.
+        timeout: Duration,
+    },
+    /// It cannot answer `command` at all (the built-in reference given a position it
+    /// refuses).
+    Refused {
+        /// The command it was asked.
+        command: String,
+        /// Why it cannot answer.
+        reason: String,
+    },
     /// Its answer to `command` is not perft output.
     Garbage {
         /// The command being answered.
@@ -91,6 +116,25 @@ impl fmt::Display for EngineError {
                 "engine '{name}' does not speak UCI: {how}, it printed '{}'",
                 shorten(line)
             ),
+            EngineErrorKind::Exited {
+                command,
+                status,
+                stderr,
+            } => {
+                write!(f, "engine '{name}' failed on '{command}' ({status})")?;
+                match stderr {
+                    Some(line) => write!(f, ", on stderr: '{line}'"),
+                    None => Ok(()),
+                }
+            }
+            EngineErrorKind::Killed { command, timeout } => write!(
+                f,
+                "engine '{name}' did not finish '{command}' within {} s (--timeout) and was stopped",
+                timeout.as_secs_f64()
+            ),
+            EngineErrorKind::Refused { command, reason } => {
+                write!(f, "engine '{name}' cannot answer '{command}': {reason}")
+            }
             EngineErrorKind::Garbage { command, problem } => {
                 write!(f, "engine '{name}' answered '{command}' with {problem}")
             }

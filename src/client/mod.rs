@@ -11,7 +11,8 @@
 //! - [`engine`]: a UCI engine driven for perft (handshake, options, synchronised
 //!   `go perft`);
 //! - [`perft_output`]: reading perft answers and program output, pure;
-//! - [`run`]: a program run as a whole process, timed, with a deadline.
+//! - [`run`]: a program run as a whole process, timed, with a deadline;
+//! - [`script`]: a perftree script, run once per divide (`COMMAND DEPTH FEN [MOVES]`).
 //!
 //! It depends on nothing else in the crate: the tools above it use it, never the other
 //! way round.
@@ -22,8 +23,10 @@ pub mod locate;
 pub mod perft_output;
 pub mod process;
 pub mod run;
+pub mod script;
 
 pub use engine::{Engine, EngineError, EngineErrorKind};
 pub use locate::EngineSpec;
 pub use perft_output::Divide;
 pub use process::{Limits, Received, UciProcess};
+pub use script::Script;

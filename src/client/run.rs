@@ -1,6 +1,7 @@
 //! Running a program as a whole process, timed from start to exit, with a deadline
 //! and a bound on the output kept: how `perft-bench --peer` times another perft
-//! program and Rookling side by side.
+//! program and Rookling side by side, and how a perftree script is asked for each
+//! divide ([`super::script`]).
 
 use super::group;
 use super::locate::EngineSpec;
@@ -12,6 +13,10 @@ use std::time::{Duration, Instant};
 /// dropped so the program never blocks on a full pipe).
 pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
 
+/// Most bytes of a program's error output kept (the last ones: a panic message or a
+/// traceback ends there).
+pub const MAX_STDERR_BYTES: usize = 64 << 10;
+
 /// A program that ran to its end.
 #[derive(Debug)]
 pub struct Finished {
@@ -19,6 +24,11 @@ pub struct Finished {
     pub status: ExitStatus,
     /// Its standard output (at most [`MAX_OUTPUT_BYTES`], invalid UTF-8 replaced).
     pub output: String,
+    /// Whether the output was longer than [`MAX_OUTPUT_BYTES`] (the rest was dropped).
+    pub truncated: bool,
+    /// The end of its error output (at most [`MAX_STDERR_BYTES`], invalid UTF-8
+    /// replaced).
+    pub stderr: String,
     /// Wall time from start to exit.
     pub elapsed: Duration,
 }
@@ -45,8 +55,7 @@ impl std::fmt::Display for RunError {
     }
 }
 
-/// Runs `spec`'s command with no input, stderr discarded, and waits at most
-/// `timeout` for it to exit.
+/// Runs `spec`'s command with no input and waits at most `timeout` for it to exit.
 pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunError> {
     let Some((program, args)) = spec.command.split_first() else {
         return Err(RunError::Spawn(std::io::Error::other("empty command line")));
@@ -56,13 +65,13 @@ pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunE
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     if let Some(dir) = &spec.working_dir {
         command.current_dir(dir);
     }
     let start = Instant::now();
     let mut child = group::spawn(&mut command).map_err(RunError::Spawn)?;
-    let Some(mut stdout) = child.stdout.take() else {
+    let (Some(mut stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
         group::end(&mut child);
         return Err(RunError::Spawn(std::io::Error::other(
             "no pipe to the process",
@@ -72,16 +81,31 @@ pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunE
     std::thread::spawn(move || {
         let mut kept = Vec::new();
         let mut buf = [0u8; 8192];
+        let mut truncated = false;
         loop {
             match stdout.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     let room = MAX_OUTPUT_BYTES.saturating_sub(kept.len());
+                    truncated |= n > room;
                     kept.extend_from_slice(&buf[..n.min(room)]);
                 }
             }
         }
-        let _ = sender.send(kept);
+        let _ = sender.send((kept, truncated));
+    });
+    let (err_sender, err_receiver) = crossbeam_channel::bounded(1);
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buf = [0u8; 8192];
+        while let Ok(n @ 1..) = stderr.read(&mut buf) {
+            kept.extend_from_slice(&buf[..n]);
+            if kept.len() > 2 * MAX_STDERR_BYTES {
+                kept.drain(..kept.len() - MAX_STDERR_BYTES);
+            }
+        }
+        let start = kept.len().saturating_sub(MAX_STDERR_BYTES);
+        let _ = err_sender.send(kept.split_off(start));
     });
     // The output ends when the program exits (or closes it on purpose); then its exit
     // is polled finely, so the time stays within a fraction of a millisecond, and what
@@ -91,7 +115,7 @@ pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunE
         group::end(child);
         RunError::TimedOut(timeout)
     };
-    let Ok(output) = receiver.recv_timeout(timeout) else {
+    let Ok((output, truncated)) = receiver.recv_timeout(timeout) else {
         return Err(timed_out(&mut child));
     };
     while !group::exited(&mut child) {
@@ -102,9 +126,16 @@ pub fn run_to_end(spec: &EngineSpec, timeout: Duration) -> Result<Finished, RunE
     }
     let elapsed = start.elapsed();
     let status = group::reap(&mut child).ok_or(RunError::StatusLost)?;
+    // The error output closes once the group is gone; a moment, never the deadline.
+    let wait = deadline
+        .saturating_duration_since(Instant::now())
+        .min(Duration::from_millis(100));
+    let stderr = err_receiver.recv_timeout(wait).unwrap_or_default();
     Ok(Finished {
         status,
         output: String::from_utf8_lossy(&output).into_owned(),
+        truncated,
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
         elapsed,
     })
 }
@@ -125,9 +156,14 @@ mod tests {
 
     #[test]
     fn runs_times_and_bounds() {
-        let done =
-            run_to_end(&sh("echo 'Result: 20'; exit 3"), Duration::from_secs(10)).expect("runs");
+        let done = run_to_end(
+            &sh("echo 'Result: 20'; echo oops >&2; exit 3"),
+            Duration::from_secs(10),
+        )
+        .expect("runs");
         assert_eq!(done.output, "Result: 20\n");
+        assert_eq!(done.stderr, "oops\n");
+        assert!(!done.truncated);
         assert_eq!(done.status.code(), Some(3));
         let start = Instant::now();
         let hung = run_to_end(&sh("sleep 30"), Duration::from_millis(200));
@@ -136,5 +172,9 @@ mod tests {
         let chatty =
             run_to_end(&sh("yes | head -c 3000000"), Duration::from_secs(10)).expect("runs");
         assert_eq!(chatty.output.len(), MAX_OUTPUT_BYTES);
+        assert!(chatty.truncated);
+        let loud =
+            run_to_end(&sh("yes | head -c 3000000 >&2"), Duration::from_secs(10)).expect("runs");
+        assert_eq!(loud.stderr.len(), MAX_STDERR_BYTES);
     }
 }

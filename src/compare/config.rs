@@ -1,10 +1,14 @@
-//! Which engine an ENGINE argument names: an entry of `engines.json` (Cutechess's
-//! format: an array of `{"name", "command", "workingDirectory", ...}`) or else a command
-//! line, split with shell quoting rules.
+//! Which engine an ENGINE argument names ([`choose`]): `rookling` (the built-in
+//! reference), an entry of `engines.json` (Cutechess's format: an array of `{"name",
+//! "command", "workingDirectory", ...}`), or else a command line, split with shell
+//! quoting rules. A command prefixed with `perftree:` (on the command line or in an
+//! entry), or an entry whose `protocol` is `perftree`, is a perftree script; any other
+//! speaks UCI.
 //!
 //! A program given without a `/` is found by [`locate::find_program`]: on `PATH`, then
 //! in `/usr/games` (where Debian installs Stockfish).
 
+use super::engines::{BUILTIN, Choice};
 use crate::client::locate::{self, EngineSpec};
 use serde::Deserialize;
 use std::fmt;
@@ -13,6 +17,9 @@ use std::path::{Path, PathBuf};
 
 /// The engines file read when `--engines` is not given (skipped when absent).
 pub const DEFAULT_ENGINES_FILE: &str = "engines.json";
+
+/// The prefix that makes a command a perftree script.
+pub const PERFTREE_PREFIX: &str = "perftree:";
 
 /// Why an engine could not be named.
 #[derive(Debug)]
@@ -68,6 +75,9 @@ pub struct EngineEntry {
     /// Where it runs (empty: here).
     #[serde(rename = "workingDirectory", default)]
     pub working_directory: String,
+    /// `uci` (or empty), or `perftree` for a perftree script.
+    #[serde(default)]
+    pub protocol: String,
 }
 
 /// Reads the engines file `path`; `None` reads [`DEFAULT_ENGINES_FILE`] when it exists.
@@ -109,26 +119,60 @@ fn parse(text: &str) -> Result<Vec<EngineEntry>, serde_json::Error> {
     serde_json::from_str(text)
 }
 
-/// The engine `arg` names: an entry of `engines` (by exact name, then ignoring case), or
-/// else a command line.
-pub fn resolve(arg: &str, engines: &[EngineEntry]) -> Result<EngineSpec, ConfigError> {
-    let entry = engines
-        .iter()
-        .find(|e| e.name == arg)
-        .or_else(|| engines.iter().find(|e| e.name.eq_ignore_ascii_case(arg)));
-    let (name, command, dir) = match entry {
+/// The engine `arg` names: `rookling` (the built-in reference), an entry of `engines`
+/// (by exact name, then ignoring case), or else a command line; a perftree script when
+/// the command starts with `perftree:` or the entry's protocol is `perftree`.
+pub fn choose(arg: &str, engines: &[EngineEntry]) -> Result<Choice, ConfigError> {
+    if arg == BUILTIN {
+        return Ok(Choice::Builtin);
+    }
+    let (name, command, dir, protocol) = match entry(arg, engines) {
         Some(e) => (
             e.name.clone(),
             e.command.as_str(),
             e.working_directory.as_str(),
+            e.protocol.as_str(),
         ),
-        None => (arg.to_string(), arg, ""),
+        None => (arg.to_string(), arg, "", ""),
     };
+    let working_dir = (!dir.is_empty()).then(|| PathBuf::from(dir));
+    let script = command.strip_prefix(PERFTREE_PREFIX);
+    if script.is_some() || protocol.eq_ignore_ascii_case("perftree") {
+        let command = script.unwrap_or(command).trim();
+        // perftree runs its argument as one program path; so does Rookling when that
+        // path exists, and otherwise splits it as a command line (`python3 perft.py`).
+        if let Some(program) = locate::find_program(command, working_dir.as_deref()) {
+            return Ok(Choice::Perftree(EngineSpec {
+                name,
+                command: vec![program.to_string_lossy().into_owned()],
+                working_dir,
+            }));
+        }
+        return spec(name, command, working_dir, arg).map(Choice::Perftree);
+    }
+    spec(name, command, working_dir, arg).map(Choice::Uci)
+}
+
+/// The entry of `engines` named `arg`: by exact name, then ignoring case.
+fn entry<'a>(arg: &str, engines: &'a [EngineEntry]) -> Option<&'a EngineEntry> {
+    engines
+        .iter()
+        .find(|e| e.name == arg)
+        .or_else(|| engines.iter().find(|e| e.name.eq_ignore_ascii_case(arg)))
+}
+
+/// The engine `name` running the command line `command` in `working_dir`; `arg` is
+/// what the user wrote, for messages.
+fn spec(
+    name: String,
+    command: &str,
+    working_dir: Option<PathBuf>,
+    arg: &str,
+) -> Result<EngineSpec, ConfigError> {
     let words = match shlex::split(command) {
         Some(words) if !words.is_empty() => words,
         _ => return Err(ConfigError::BadCommand(arg.to_string())),
     };
-    let working_dir = (!dir.is_empty()).then(|| PathBuf::from(dir));
     let program = locate::find_program(&words[0], working_dir.as_deref()).ok_or_else(|| {
         ConfigError::NotFound {
             engine: name.clone(),
@@ -144,9 +188,22 @@ pub fn resolve(arg: &str, engines: &[EngineEntry]) -> Result<EngineSpec, ConfigE
     })
 }
 
-/// Stockfish, as [`locate::stockfish`] finds it.
-pub fn stockfish() -> Result<EngineSpec, ConfigError> {
-    resolve("stockfish", &[])
+/// The reference used when none is named: Stockfish, as [`locate::stockfish`] finds
+/// it, or else the built-in reference.
+pub fn default_reference() -> Choice {
+    stockfish_or_builtin(locate::stockfish())
+}
+
+/// Stockfish at `found`, or the built-in reference when it was not found.
+fn stockfish_or_builtin(found: Option<PathBuf>) -> Choice {
+    match found {
+        Some(path) => Choice::Uci(EngineSpec {
+            name: "stockfish".to_string(),
+            command: vec![path.to_string_lossy().into_owned()],
+            working_dir: None,
+        }),
+        None => Choice::Builtin,
+    }
 }
 
 /// Rookling itself (this executable, which speaks UCI when run without arguments).
@@ -177,6 +234,14 @@ mod tests {
         assert!(parse(r#"[{"name": "x"}]"#).is_err(), "command is required");
     }
 
+    /// The UCI engine `arg` names.
+    fn resolve(arg: &str, engines: &[EngineEntry]) -> Result<EngineSpec, ConfigError> {
+        match choose(arg, engines)? {
+            Choice::Uci(spec) => Ok(spec),
+            other => panic!("{arg}: not a UCI engine but {other:?}"),
+        }
+    }
+
     #[test]
     fn names_then_command_lines() {
         let engines = parse(CUTECHESS).expect("valid list");
@@ -197,6 +262,49 @@ mod tests {
         ));
         assert!(matches!(
             resolve("./no/such/engine", &engines),
+            Err(ConfigError::NotFound { .. })
+        ));
+    }
+
+    #[test]
+    fn without_stockfish_the_reference_is_built_in() {
+        assert_eq!(stockfish_or_builtin(None), Choice::Builtin);
+        let found = stockfish_or_builtin(Some(PathBuf::from("/usr/games/stockfish")));
+        assert!(matches!(found, Choice::Uci(spec) if spec.name == "stockfish"));
+    }
+
+    #[test]
+    fn builtin_and_perftree_scripts() {
+        let mut engines = parse(CUTECHESS).expect("valid list");
+        assert_eq!(
+            choose("rookling", &engines).expect("built in"),
+            Choice::Builtin
+        );
+        assert!(matches!(choose("Rookling", &engines), Ok(Choice::Uci(_))));
+        let Ok(Choice::Perftree(script)) = choose("perftree:sh -c 'echo 1'", &engines) else {
+            panic!("a script");
+        };
+        assert_eq!(script.name, "perftree:sh -c 'echo 1'");
+        assert_eq!(script.command[1..], ["-c", "echo 1"]);
+        // A path that exists is the whole program, spaces and all, as in perftree.
+        let dir = std::env::temp_dir().join(format!("rookling config {}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("my perft.sh");
+        std::fs::write(&path, "#!/bin/sh\n").expect("written");
+        let arg = format!("perftree:{}", path.display());
+        let Ok(Choice::Perftree(script)) = choose(&arg, &engines) else {
+            panic!("a script");
+        };
+        assert_eq!(script.command, [path.display().to_string()]);
+        let _ = std::fs::remove_dir_all(&dir);
+        // In an engines file: by prefix or by protocol.
+        engines[1].protocol = "perftree".into();
+        assert!(matches!(choose("shell", &engines), Ok(Choice::Perftree(_))));
+        engines[1].protocol = "uci".into();
+        engines[1].command = "perftree:sh -c 'echo 2'".into();
+        assert!(matches!(choose("shell", &engines), Ok(Choice::Perftree(_))));
+        assert!(matches!(
+            choose("perftree:./no/such/script", &engines),
             Err(ConfigError::NotFound { .. })
         ));
     }

@@ -172,11 +172,16 @@ fn compare(
     }
 }
 
-/// The FEN of the position `path` leads to from `root`, as Rookling sees it.
-pub fn fen_after(root: &Position, path: &[String]) -> Result<String, MoveError> {
+/// The position `path` leads to from `root`.
+pub fn position_after(root: &Position, path: &[String]) -> Result<Position, MoveError> {
     let mut pos = root.clone();
     play_moves(&mut pos, path)?;
-    Ok(pos.to_fen())
+    Ok(pos)
+}
+
+/// The FEN of the position `path` leads to from `root`, as Rookling sees it.
+pub fn fen_after(root: &Position, path: &[String]) -> Result<String, MoveError> {
+    position_after(root, path).map(|pos| pos.to_fen())
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
-//! What `rookling compare` prints: the drill-down step by step and a verdict, or one
-//! JSON object.
+//! What `rookling compare` prints: the drill-down step by step and a verdict with the
+//! failing position drawn, or one JSON object.
 
-use super::drill::{Ending, Outcome, Step, fen_after};
+use super::drill::{Ending, Outcome, Step, fen_after, position_after};
+use super::tags::{self, first_tag};
 use crate::board::Position;
+use crate::board::diagram::{Mark, diagram};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -41,6 +43,19 @@ impl JsonReport {
             candidate_nodes: outcome.candidate_nodes,
         }
     }
+}
+
+/// The `hunt --json` object: the keys of `compare --json`, the position the
+/// drill-down started from, and the tag of the difference.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct HuntJson {
+    /// The drill-down, as `compare --json` reports it.
+    #[serde(flatten)]
+    pub compare: JsonReport,
+    /// The FEN the drill-down started from (empty when no difference was found).
+    pub root: String,
+    /// The tag of the difference ([`super::tags::Tag::name`]), if any.
+    pub tag: Option<String>,
 }
 
 /// The FEN after `path`, or why Rookling cannot play it (both engines listed the moves).
@@ -177,7 +192,45 @@ pub fn write_verdict(out: &mut impl Write, outcome: &Outcome, root: &Position) -
     writeln!(out, "  path:    {}", moves(&outcome.path))?;
     writeln!(out, "  fen:     {}", fen_or_reason(root, &outcome.path))?;
     writeln!(out, "  missing: {}", moves(&outcome.missing))?;
-    writeln!(out, "  extra:   {}", moves(&outcome.extra))
+    writeln!(out, "  extra:   {}", moves(&outcome.extra))?;
+    let Ok(pos) = position_after(root, &outcome.path) else {
+        return Ok(());
+    };
+    if let Some(tag) = first_tag(&pos, outcome.missing.iter().chain(&outcome.extra)) {
+        writeln!(out, "  tag:     {tag}")?;
+    }
+    writeln!(out)?;
+    for line in board_lines(&pos, &outcome.missing, &outcome.extra) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// `pos` drawn as `d` draws it, the squares of the `missing` and `extra` moves marked,
+/// with a legend when a square is marked.
+pub fn board_lines(pos: &Position, missing: &[String], extra: &[String]) -> Vec<String> {
+    let ends =
+        |list: &[String]| -> Vec<_> { list.iter().filter_map(|m| tags::squares(m)).collect() };
+    let (missing, extra) = (ends(missing), ends(extra));
+    let mut lines = diagram(pos, |sq| {
+        let (open, close) = if missing.iter().any(|m| m.1 == sq) {
+            ('[', ']')
+        } else if extra.iter().any(|m| m.1 == sq) {
+            ('<', '>')
+        } else if missing.iter().chain(&extra).any(|m| m.0 == sq) {
+            ('(', ')')
+        } else {
+            return None;
+        };
+        Some(Mark { open, close })
+    });
+    if !missing.is_empty() || !extra.is_empty() {
+        lines.push(
+            "  ( ) a differing move starts here, [ ] a missing move ends here, < > an extra one"
+                .to_string(),
+        );
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -214,5 +267,15 @@ mod tests {
         let text = String::from_utf8(text).expect("UTF-8");
         assert!(text.contains("missing: b5c6"), "{text}");
         assert!(text.contains("extra:   (none)"), "{text}");
+        assert!(text.contains("tag:     en passant"), "{text}");
+        // The failing position drawn: the pawn on b5 takes en passant on c6.
+        assert!(
+            text.contains(" |   |   |[ ]| p |   |   |   |   | 6"),
+            "{text}"
+        );
+        assert!(
+            text.contains(" |   |(P)| p |   |   |   | k | r | 5"),
+            "{text}"
+        );
     }
 }

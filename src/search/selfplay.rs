@@ -66,31 +66,8 @@ pub struct Game {
     pub white_result: f32,
 }
 
-/// A small fast random generator (SplitMix64): openings only need variety, and a seed
-/// makes a run repeatable.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// The seeded generator self-play draws its openings from.
+pub use crate::rng::Rng;
 
 /// The side's score turned to white's point of view.
 fn for_white(pos: &Position, score: i32) -> i32 {

@@ -1,23 +1,12 @@
-//! `d`: the board drawn as Stockfish 15.1 draws it, then `Fen:`, `Key:` and `Checkers:`.
+//! `d`: the board drawn as Stockfish 15.1 draws it ([`crate::board::diagram`]), then
+//! `Fen:`, `Key:` and `Checkers:`.
 
-use crate::board::{Position, Square};
+use crate::board::{Position, diagram};
 
 /// The lines `d` prints for `pos` (the first one empty, as in Stockfish).
 pub fn display(pos: &Position) -> Vec<String> {
-    const RULE: &str = " +---+---+---+---+---+---+---+---+";
-    let mut lines = vec![String::new(), RULE.to_string()];
-    for rank in (0..8u8).rev() {
-        let mut row = String::from(" |");
-        for file in 0..8u8 {
-            row.push(' ');
-            row.push(pos.piece_on(Square::from_coords(file, rank)).char());
-            row.push_str(" |");
-        }
-        row.push_str(&format!(" {}", rank + 1));
-        lines.push(row);
-        lines.push(RULE.to_string());
-    }
-    lines.push("   a   b   c   d   e   f   g   h".to_string());
+    let mut lines = vec![String::new()];
+    lines.extend(diagram::diagram(pos, |_| None));
     lines.push(String::new());
     lines.push(format!("Fen: {}", pos.to_fen()));
     lines.push(format!("Key: {:016X}", pos.key()));

@@ -171,6 +171,16 @@ pub fn buggy_engine(bug: &str, quirk: &str) -> String {
     format!("{} --bug {bug} --quirk {quirk}", buggy_perft().display())
 }
 
+/// `buggy_perft` with a planted `bug` and `quirk` as a perftree script:
+/// `perftree:PATH --bug BUG --quirk QUIRK --perftree` (Rookling appends DEPTH FEN
+/// [MOVES]).
+pub fn perftree_script(bug: &str, quirk: &str) -> String {
+    format!(
+        "perftree:{} --bug {bug} --quirk {quirk} --perftree",
+        buggy_perft().display()
+    )
+}
+
 /// How long the default suite lets an answer that normally takes milliseconds take: far
 /// above any loaded machine's delay, so only a hang or an ignored limit fails it. The
 /// tight figures are the `latency_*` tests, opt-in on an idle machine:
