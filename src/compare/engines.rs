@@ -154,7 +154,7 @@ fn builtin_divide(
     play_moves(&mut pos, moves).map_err(|e| refuse(e.to_string()))?;
     let chess960 = pos.is_chess960();
     let mut divide = Divide::default();
-    for (mv, count) in crate::perft::divide(&mut pos, depth) {
+    for (mv, count) in crate::perft::divide(&pos, depth) {
         let count = u64::try_from(count).map_err(|_| refuse("a count past 2^64".into()))?;
         divide.moves.insert(mv.to_uci(chess960), count);
         divide.total += count;

@@ -124,10 +124,9 @@ impl Pace {
             return 2;
         };
         let budget = (3.0 * fixed).max(0.05);
-        let mut pos = pos.clone();
         let mut depth = 1;
         for d in 2..=MAX_DEPTH.min(self.deepest + 1) {
-            let nodes = crate::perft::perft(&mut pos, d) as f64;
+            let nodes = crate::perft::perft(pos, d) as f64;
             if fixed + nodes * self.per_node > budget {
                 break;
             }
