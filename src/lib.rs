@@ -25,5 +25,6 @@ pub mod perft;
 pub mod rng;
 pub mod search;
 pub mod syzygy;
+pub mod threads;
 pub mod types;
 pub mod uci;

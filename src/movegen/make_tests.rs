@@ -1,5 +1,6 @@
-//! Make/unmake checked over every legal move: the board's own test, kept here because
-//! it needs the generator to list the moves (the board does not import movegen).
+//! Make/unmake and `gives_check` checked over every legal move: the board's own tests,
+//! kept here because they need the generator to list the moves (the board does not
+//! import movegen).
 
 use crate::board::{Color, PieceType, Position, START_FEN};
 use crate::movegen::legal_moves;
@@ -51,5 +52,41 @@ fn make_unmake_restores_every_field() {
         "1r2k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1",
     ] {
         check_restores(fen);
+    }
+}
+
+/// Every legal move of every position two plies deep from positions rich in
+/// checks, discovered checks, promotions, en passant and castling (standard and
+/// Chess960): `gives_check` says what making the move says.
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/8/8/2k5/3Pp3/8/8/4KQ2 b - d3 0 1",
+        "2r1k2r/8/8/8/8/8/8/R3K1R1 w Qk - 0 1",
+        "1rk3r1/8/8/8/8/8/8/1R1K2R1 b GBgb - 0 1",
+        "4k3/1P6/8/8/8/8/8/4K2R w K - 0 1",
+    ] {
+        let root = Position::from_fen(fen).expect("valid FEN");
+        let mut checked = 0;
+        for first in legal_moves(&root).iter().copied() {
+            let mut pos = root.clone();
+            pos.play(first);
+            for mv in legal_moves(&pos).iter().copied() {
+                let mut after = pos.clone();
+                after.play(mv);
+                assert_eq!(
+                    pos.gives_check(mv),
+                    after.in_check(),
+                    "{fen} {first:?} {mv:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "{fen}");
     }
 }

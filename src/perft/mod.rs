@@ -21,7 +21,6 @@ pub mod units;
 
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
-pub(crate) use parallel::cores;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -43,15 +42,10 @@ impl Default for PerftOptions {
     }
 }
 
-/// The deepest perft the walk runs (each ply takes stack: see [`STACK_BYTES`]); callers
-/// refuse deeper requests.
+/// The deepest perft the walk runs (each ply takes stack: a thread given
+/// [`threads::STACK_BYTES`](crate::threads::STACK_BYTES) has enough); callers refuse
+/// deeper requests.
 pub const MAX_DEPTH: u32 = 255;
-
-/// The stack to give a thread that walks up to [`MAX_DEPTH`] plies. A release build
-/// needs under 1 KB a ply (measured with `ulimit -s`: `perft 255 --hash 1` on two bare
-/// kings runs in 210 KB of stack, `perft 100` in 90 KB); a debug build needs several
-/// times that. Only the part used is ever touched, so this is generous.
-pub const STACK_BYTES: usize = 16 << 20;
 
 /// The number of leaf nodes `depth` plies below `pos` (`perft(0)` is 1); 0 for a depth
 /// above [`MAX_DEPTH`].
@@ -148,6 +142,7 @@ pub fn uses_modern_cpu() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::threads::STACK_BYTES;
 
     #[test]
     fn stop_ends_a_perft() {

@@ -3,12 +3,11 @@
 //! index over a list). Each subtree is counted exactly as one thread would, so the totals
 //! are identical.
 //!
-//! The calling thread counts too, helped by at most [`pool::cores`]` - 1` threads of the
+//! The calling thread counts too, helped by at most [`cores`](crate::threads::cores)` - 1` threads of the
 //! [`pool`], kept between runs. A job owns everything its helpers read (position,
 //! subtrees, table), so a helper still finishing a stopped job never reads freed memory;
 //! its own stop flag is raised when the caller's is, or when a thread panics.
 
-pub(crate) use super::pool::cores;
 use super::pool::{self, Task};
 use super::tree::{self, Count, Ctx};
 use crate::board::{Move, Position, Undo};

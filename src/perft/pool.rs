@@ -4,7 +4,7 @@
 //!
 //! There are at most [`cores`]` - 1` helpers, because the caller of [`run`] always works
 //! too: perft never waits, so more threads than cores only take the CPU from the thread
-//! that reads commands. Each helper has a stack of [`STACK_BYTES`](super::STACK_BYTES),
+//! that reads commands. Each helper has a stack of [`STACK_BYTES`],
 //! enough for the deepest walk allowed. Helpers take tasks from one shared queue, so
 //! callers on several threads at once share them without deadlock (each caller does its
 //! own share whatever the helpers are busy with).
@@ -13,6 +13,7 @@
 //! back and raised again in the caller of [`run`], which therefore never returns a result
 //! the failed task should have contributed to.
 
+use crate::threads::{STACK_BYTES, cores};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -24,12 +25,6 @@ pub(crate) type Task = Arc<dyn Fn() + Send + Sync>;
 
 /// How often a caller waiting for its helpers calls its `poll` (to pass on a stop).
 const POLL: Duration = Duration::from_millis(1);
-
-/// The threads that can run at once on this machine (1 if unknown), asked once.
-pub(crate) fn cores() -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
 
 /// The helpers that could be started (possibly none), started on first use.
 fn helpers() -> &'static Helpers {
@@ -102,7 +97,7 @@ impl Helpers {
                 let orders = orders.clone();
                 std::thread::Builder::new()
                     .name(format!("perft-{}", i + 1))
-                    .stack_size(super::STACK_BYTES)
+                    .stack_size(STACK_BYTES)
                     .spawn(move || serve(&orders))
                     .map_err(|e| log::warn!("cannot start a perft helper thread: {e}"))
                     .is_ok()

@@ -1,13 +1,18 @@
-//! The search proper: principal variation search with a transposition table, tablebase
-//! probes, null-move pruning, reverse futility and late-move pruning, late-move
-//! reductions, check extensions, and a quiescence search over captures and promotions.
+//! The search proper: principal variation search with a transposition table and
+//! tablebase probes; the static evaluation corrected by what the search learnt of the
+//! pawn structure (correction history); before the moves, reverse futility, null-move
+//! pruning, razoring and ProbCut; internal iterative reductions when there is no hash
+//! move; singular extensions (double ones, bounded per path, and multi-cut); late-move,
+//! futility and SEE pruning before a move is made; late-move reductions; check
+//! extensions; and a quiescence search over captures and promotions.
 
 use super::draw::{insufficient_material, is_repetition};
 use super::endgame::known_ending;
 use super::ordering::{Heuristics, MAX_PLY, Picker, PieceTo, SEE_VALUE, captured, see_ge};
 use super::params::*;
 use super::root::{RootMoves, ScoreBound};
-use super::smp::Shared;
+use super::score::{INF, MATE, TB_WIN_BOUND};
+use super::shared::Shared;
 use super::tablebase::wdl_score;
 use super::time::Clock;
 use super::tt::Bound;
@@ -15,19 +20,6 @@ use crate::board::{Move, PieceType, Position};
 use crate::movegen::{legal_moves, tactical_moves};
 use crate::nnue::{AccumulatorStack, network};
 use crate::syzygy;
-
-/// Above every score.
-pub const INF: i32 = 32_001;
-/// The score of mate at the root (mate in n plies scores `MATE - n`).
-pub const MATE: i32 = 32_000;
-/// Scores at or beyond this (in absolute value) are mate scores.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// A tablebase win at the root: a win the tables find at ply n scores `TB_WIN - n`,
-/// below every mate and above every evaluation.
-pub const TB_WIN: i32 = MATE_BOUND - 1;
-/// Scores at or beyond this (in absolute value) are decisive: tablebase results or mates.
-/// Evaluations stay below it.
-pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_EVERY: u64 = 1024;

@@ -2,9 +2,9 @@
 //! the network's output, and the endgame rule that replaces it, if one applies. The
 //! search adds a correction history learnt while searching, which is not part of it.
 
-use super::alphabeta::MATE_BOUND;
 pub use super::endgame::Rule;
 use super::endgame::known_rule;
+use super::score::MATE_BOUND;
 use crate::board::{Color, Position};
 use crate::nnue;
 

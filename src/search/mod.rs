@@ -15,7 +15,9 @@ pub(crate) mod ordering;
 pub mod params;
 mod report;
 pub(crate) mod root;
+pub(crate) mod score;
 pub mod selfplay;
+pub(crate) mod shared;
 pub mod skill;
 pub(crate) mod smp;
 pub mod tablebase;
@@ -30,12 +32,14 @@ pub use tablebase::Syzygy;
 use crate::board::{Move, Position};
 use crate::memory::TableError;
 use crate::movegen::legal_moves;
-use alphabeta::{INF, MATE, MATE_BOUND, Search, TB_WIN_BOUND};
+use alphabeta::Search;
 use ordering::{Heuristics, MAX_PLY};
 use report::Report;
 use root::{Line, RootMoves, ScoreBound};
+use score::{INF, MATE, MATE_BOUND, TB_WIN_BOUND};
 use selfplay::Rng;
-use smp::{DoneOnDrop, Root, Shared};
+use shared::{DoneOnDrop, Shared};
+use smp::Root;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tablebase::{Probe, RootRanking};
@@ -199,7 +203,7 @@ impl Searcher {
     /// At most one per core (as perft), so that the UCI thread is always answered at
     /// once and no thread waits for a core.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, crate::perft::cores());
+        self.threads = n.clamp(1, crate::threads::cores());
         self.helpers.truncate(self.threads - 1);
     }
 

@@ -2,8 +2,8 @@
 //! `info depth D seldepth S multipv K score cp X|mate M [lowerbound|upperbound]
 //! [wdl W D L] nodes N nps P hashfull H tbhits B time T pv ...`.
 
-use super::alphabeta::{MATE, MATE_BOUND};
 use super::root::{Line, ScoreBound};
+use super::score::{MATE, MATE_BOUND};
 use super::tablebase::{self, RootRanking};
 use super::wdl;
 use crate::board::Position;

@@ -12,7 +12,7 @@
 //! group. So the first line is always a move that keeps the result, and with more lines
 //! the others follow, group by group (as Stockfish searches them).
 
-use super::alphabeta::INF;
+use super::score::INF;
 use crate::board::Move;
 
 /// How a recorded score relates to the move's true value.

@@ -9,7 +9,7 @@
 //! A tablebase win at ply n scores `TB_WIN` - n: below every mate, above every
 //! evaluation, and sooner wins (sooner conversions) score higher.
 
-use super::alphabeta::{MATE_BOUND, TB_WIN};
+use super::score::{MATE_BOUND, TB_WIN};
 use super::tt::Bound;
 use crate::board::{Move, Position};
 use crate::movegen::legal_moves;
@@ -268,7 +268,7 @@ mod tests {
     fn wdl_scores_order_mates_tablebase_results_and_evaluations() {
         let (win, bound) = wdl_score(Wdl::Win, 3, true);
         assert_eq!((win, bound), (TB_WIN - 3, Bound::Lower));
-        assert!(win < MATE_BOUND && win > super::super::alphabeta::TB_WIN_BOUND);
+        assert!(win < MATE_BOUND && win > super::super::score::TB_WIN_BOUND);
         assert_eq!(wdl_score(Wdl::Loss, 3, true), (-TB_WIN + 3, Bound::Upper));
         assert_eq!(wdl_score(Wdl::CursedWin, 5, true), (2, Bound::Exact));
         assert_eq!(wdl_score(Wdl::BlessedLoss, 5, true), (-2, Bound::Exact));

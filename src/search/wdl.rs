@@ -9,7 +9,7 @@
 //! self-play games (`rookling datagen`); the data, the fit and a plot are in
 //! docs/playing.md.
 
-use super::alphabeta::MATE_BOUND;
+use super::score::MATE_BOUND;
 use crate::board::{PieceType, Position};
 
 /// `a(m)`'s coefficients, highest power first, `m` = [`material`] / [`MATERIAL_NORM`].

@@ -110,7 +110,7 @@ impl Worker {
         let done = Arc::clone(&finished);
         let handle = std::thread::Builder::new()
             .name("uci-worker".into())
-            .stack_size(crate::perft::STACK_BYTES)
+            .stack_size(crate::threads::STACK_BYTES)
             .spawn(move || {
                 let mut state = State::new(hash_mb, slot, out.clone());
                 for ticket in receiver {
