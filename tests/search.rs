@@ -443,6 +443,7 @@ fn more_threads_find_the_same_mate_and_legal_moves() {
                 ..Default::default()
             },
         ] {
+            let control = Control::default();
             let result = searcher.go(&middlegame, &[], &limits, &control, &mut |_| {});
             let best = result.best.expect("a move");
             assert!(legal_moves(&middlegame).contains(&best), "{threads}");

@@ -71,7 +71,6 @@ pub const POSITIONS: &[&str] = &[
 /// Runs `rookling bench`.
 pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
     let mut searcher = Searcher::new(16);
-    let control = Control::default();
     let limits = Limits {
         depth: Some(args.depth),
         ..Default::default()
@@ -83,6 +82,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, CliError> {
         eprintln!("\nPosition: {}/{} ({fen})", i + 1, POSITIONS.len());
         searcher.clear();
         let mut last = String::new();
+        let control = Control::default();
         let result = searcher.go(&pos, &[], &limits, &control, &mut |line| last = line);
         eprintln!("{last}");
         if let Some(mv) = result.best {

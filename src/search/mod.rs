@@ -41,18 +41,33 @@ use selfplay::Rng;
 use shared::{DoneOnDrop, Shared};
 use smp::Root;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tablebase::{Probe, RootRanking};
 use time::Clock;
 use tt::Tt;
 
-/// Flags the UCI loop flips while a search runs.
-#[derive(Debug, Default)]
+/// Flags the UCI loop flips while a search runs, and when its `go` arrived.
+#[derive(Debug)]
 pub struct Control {
     /// Set by `stop` (and `quit`): the search ends as soon as it can.
     pub stop: AtomicBool,
     /// Set while pondering; `ponderhit` clears it and the clock starts to count.
     pub pondering: AtomicBool,
+    /// When the `go` was read: the search's clock runs from here, as the GUI's does
+    /// from when it sent it, so the time the job waits to start (for the worker, a
+    /// new hash table, a busy machine) is counted, not added to the move.
+    pub received: Instant,
+}
+
+impl Default for Control {
+    /// Flags down, received now.
+    fn default() -> Self {
+        Self {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            received: Instant::now(),
+        }
+    }
 }
 
 impl Control {
@@ -257,9 +272,14 @@ impl Searcher {
                 ..limits.clone()
             };
             let overhead = self.move_overhead_ms.max(skill::OVERHEAD_MS);
-            Clock::new(&half, pos.side_to_move(), overhead)
+            Clock::new(&half, pos.side_to_move(), overhead, control.received)
         } else {
-            Clock::new(limits, pos.side_to_move(), self.move_overhead_ms)
+            Clock::new(
+                limits,
+                pos.side_to_move(),
+                self.move_overhead_ms,
+                control.received,
+            )
         };
         if root_moves.is_empty() {
             let score = if pos.in_check() { "mate 0" } else { "cp 0" };

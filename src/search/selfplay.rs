@@ -120,7 +120,6 @@ pub fn play_game(searcher: &mut Searcher, rng: &mut Rng, config: &SelfPlayConfig
         nodes: Some(config.nodes),
         ..Default::default()
     };
-    let control = Control::default();
     let mut samples = Vec::new();
     let (mut winning_plies, mut drawn_plies) = (0, 0);
     let mut ply = 0;
@@ -140,7 +139,7 @@ pub fn play_game(searcher: &mut Searcher, rng: &mut Rng, config: &SelfPlayConfig
         {
             break 0.5;
         }
-        let result = searcher.go(&pos, &keys, &limits, &control, &mut |_| {});
+        let result = searcher.go(&pos, &keys, &limits, &Control::default(), &mut |_| {});
         let Some(best) = result.best else {
             break 0.5;
         };

@@ -77,7 +77,12 @@ fn helper(thread: usize, root: Root, heur: &mut Heuristics, shared: &Shared) -> 
         infinite: true,
         ..Default::default()
     };
-    let clock = Clock::new(&infinite, root.pos.side_to_move(), 0);
+    let clock = Clock::new(
+        &infinite,
+        root.pos.side_to_move(),
+        0,
+        std::time::Instant::now(),
+    );
     let mut search = Search::new(
         root.pos,
         root.history,

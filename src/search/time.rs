@@ -27,14 +27,13 @@ const MAX_MOVES_TO_GO: u64 = 50;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
 impl Clock {
-    /// The clock for a search by `us` under `limits`, keeping `overhead_ms` per move in
-    /// reserve for the GUI and the link.
-    pub fn new(limits: &Limits, us: Color, overhead_ms: u64) -> Self {
-        let now = Instant::now();
+    /// The clock for a search by `us` under `limits` whose `go` arrived at `received`,
+    /// keeping `overhead_ms` per move in reserve for the GUI and the link.
+    pub fn new(limits: &Limits, us: Color, overhead_ms: u64, received: Instant) -> Self {
         let (soft, hard) = budget(limits, us, overhead_ms);
         Self {
-            started: now,
-            running_since: (!limits.ponder).then_some(now),
+            started: received,
+            running_since: (!limits.ponder).then_some(received),
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
         }

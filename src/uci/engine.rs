@@ -183,6 +183,8 @@ impl Engine {
                 searchmoves,
                 ignored,
             } => {
+                // Made first: its clock starts now, before any wait for a new table.
+                let control = Control::default();
                 if self.settle() == Flow::Quit {
                     return Flow::Quit;
                 }
@@ -198,7 +200,6 @@ impl Engine {
                     self.out.info(&text);
                 }
                 limits.searchmoves = self.searchmoves(&searchmoves);
-                let control = Control::default();
                 control.pondering.store(limits.ponder, Ordering::Relaxed);
                 let job = Job::Search {
                     pos: self.pos.clone(),
