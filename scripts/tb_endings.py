@@ -20,9 +20,19 @@ pieces (--opening-materials), a capture away from the tables, kept when Stockfis
 starts with an easy win.
 
     python3 scripts/tb_endings.py --write-openings 100 endgames.epd --seed 32
+
+With --write-tb-openings COUNT FILE it writes an EPD book of positions of --materials
+that the tables decide: won positions far from the next capture or pawn move, and quiet
+drawn ones. In a match with and without tables each is played from both sides, so the
+engine with tables gets the chance to convert every win and to hold every draw that the
+other might not (the book docs/playing.md measures the gain with):
+
+    python3 scripts/tb_endings.py --tables DIR --write-tb-openings 60 tb-openings.epd \
+        --materials KQvKR,KBNvK,KRvKB,KRBvKR,KBBvKN,KRNvKR --seed 32
 """
 
 import argparse
+import os
 import random
 import sys
 
@@ -32,6 +42,15 @@ try:
     import chess.syzygy
 except ImportError:
     sys.exit("this script needs python-chess: pip install chess")
+
+
+def open_tables(path):
+    """python-chess's prober on the directories of `path` (a SyzygyPath: separated by
+    ':', ';' on Windows)."""
+    tables = chess.syzygy.Tablebase()
+    for directory in filter(None, path.split(os.pathsep)):
+        tables.add_directory(directory)
+    return tables
 
 
 def random_won(material, tables, rng, min_dtz):
@@ -84,6 +103,33 @@ def write_openings(count, path, materials, margin, stockfish_path, rng):
         stockfish.quit()
 
 
+def write_tb_openings(count, path, materials, tables, min_dtz, rng):
+    """Writes `count` openings of `materials` (in turn) to `path` (EPD) where the tables
+    decide the game: two in three are positions the tables call won for one side, at
+    least `min_dtz` plies from the next capture, pawn move or mate (so the win must be
+    found), the others quiet drawn positions, no capture legal for either side (so the
+    draw must be held; a won one where the material has hardly any such draw)."""
+    with open(path, "w") as out:
+        for i in range(count):
+            material = materials[i % len(materials)]
+            tries = 0
+            while True:
+                board = random_position(material, rng)
+                wdl = tables.probe_wdl(board)
+                tries += 1
+                want_draw = (i // len(materials)) % 3 == 2 and tries < 20000
+                if wdl in (-2, 2) and abs(tables.probe_dtz(board)) >= min_dtz:
+                    if not want_draw:
+                        break
+                elif want_draw and wdl == 0 and not any(board.generate_legal_captures()):
+                    board.push(chess.Move.null())
+                    quiet = not board.is_check() and not any(board.generate_legal_captures())
+                    board.pop()
+                    if quiet:
+                        break
+            out.write(board.epd() + "\n")
+
+
 def play(board, rookling, stockfish, movetime, game):
     """Plays `board` out, Rookling to move first, as game `game` (a new one for both
     engines: `ucinewgame`); 'won' or why not, and the plies."""
@@ -121,9 +167,20 @@ def main():
                                 "KRNvKR,KPPvKP,KRPvKRP,KBPvKBP,KNPvKBP,KQPvKQ,KPPvKPP")
     parser.add_argument("--margin", type=int, default=150,
                         help="largest |score| of a book position, centipawns")
+    parser.add_argument("--write-tb-openings", nargs=2, metavar=("COUNT", "FILE"),
+                        help="write an EPD book of --materials positions the tables decide "
+                             "(won ones at least --min-dtz plies from zeroing, quiet draws)")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
+    if args.write_tb_openings:
+        if args.tables is None:
+            parser.error("--tables is needed to write tablebase openings")
+        count, path = args.write_tb_openings
+        tables = open_tables(args.tables)
+        write_tb_openings(int(count), path, args.materials.split(","), tables,
+                          args.min_dtz, rng)
+        return
     if args.write_openings:
         count, path = args.write_openings
         materials = args.opening_materials.split(",")
@@ -131,7 +188,7 @@ def main():
         return
     if args.tables is None:
         parser.error("--tables is needed to play endings")
-    tables = chess.syzygy.open_tablebase(args.tables)
+    tables = open_tables(args.tables)
     stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     stockfish.configure({"SyzygyPath": args.tables, "Hash": 64})
     runs = [("with tables", args.tables)]
