@@ -234,7 +234,7 @@ fn spell(command: &Command) -> Option<String> {
         Command::Quit => "quit".into(),
         Command::Display => "d".into(),
         Command::Perft(depth) => format!("go perft {depth}"),
-        Command::PerftStats(depth) => format!("go perft {depth} stats"),
+        Command::PerftStats(depth, columns) => format!("go perft {depth} stats {columns}"),
         Command::Position { start, moves } => {
             let mut line = match start {
                 Start::StartPos => "position startpos".to_string(),
@@ -358,9 +358,9 @@ fn quick_script(data: &[u8]) -> (String, [usize; 4]) {
                 owed[3] += 1;
                 format!("go perft {}", depth.min(2))
             }
-            Ok(Command::PerftStats(depth)) => {
+            Ok(Command::PerftStats(depth, columns)) => {
                 owed[3] += 1;
-                format!("go perft {} stats", depth.min(2))
+                format!("go perft {} stats {columns}", depth.min(2))
             }
             _ => line.to_string(),
         };
@@ -432,7 +432,10 @@ fn positions_follow_the_model(data: &[u8]) {
                 }
             };
             match &command {
-                Command::Go { .. } | Command::Perft(_) | Command::PerftStats(_) | Command::Quit => {
+                Command::Go { .. }
+                | Command::Perft(_)
+                | Command::PerftStats(..)
+                | Command::Quit => {
                     continue;
                 }
                 Command::SetOption { name, value } => {

@@ -7,7 +7,7 @@ use crate::board::{Position, START_FEN};
 use crate::lines::{self, Line};
 use crate::memory;
 use crate::movegen::play_moves;
-use crate::perft::stats;
+use crate::perft::stats::{self, Columns};
 use crate::perft::units::{self, Merger, Origin, Unit, UnitResult};
 use crate::perft::{MAX_DEPTH, PerftOptions, divide_with, perft_with};
 use crate::uci::divide::{RootOrder, divide_lines};
@@ -38,6 +38,12 @@ pub struct PerftArgs {
     /// promotions, checks, discovered and double checks, checkmates).
     #[arg(long)]
     pub stats: bool,
+    /// The breakdown's columns (implies --stats): `classic` (the chessprogramming wiki's,
+    /// the default) or `gct` (The Grand Chess Tree's: checks and mates each split into
+    /// direct, single discovered, direct discovered and double discovered, checks
+    /// counted apart from mates).
+    #[arg(long, value_name = "COLUMNS", conflicts_with_all = ["unit", "split", "merge"])]
+    pub stats_columns: Option<Columns>,
     /// Threads counting at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: u16,
@@ -96,7 +102,8 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
     }
     check_hash(&options)?;
     let never = AtomicBool::new(false);
-    let (divide, stats) = if args.stats {
+    let columns = args.stats_columns;
+    let (divide, stats) = if args.stats || columns.is_some() {
         let parts = stats::divide_with(&pos, depth, &options, &never).unwrap_or_default();
         let total = stats::sum(&parts, depth);
         let divide = parts.iter().map(|&(mv, s)| (mv, s.nodes)).collect();
@@ -112,7 +119,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         writeln!(out, "{line}")?;
     }
     if let Some(stats) = stats {
-        write!(out, "\n{stats}")?;
+        write!(out, "\n{}", stats.table(columns.unwrap_or_default()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -170,7 +177,7 @@ fn count_unit(line: &str, options: &PerftOptions, with_stats: bool) -> Result<Ex
     let stopped = || CliError::Other("perft stopped".into());
     let result = if with_stats {
         let stats = stats::stats_with(&pos, unit.depth, options, &never).ok_or_else(stopped)?;
-        UnitResult::with_stats(unit, stats)
+        UnitResult::with_stats(unit, &stats)
     } else {
         let nodes = perft_with(&pos, unit.depth, options, &never).ok_or_else(stopped)?;
         UnitResult::new(unit, nodes)

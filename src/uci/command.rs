@@ -1,5 +1,6 @@
 //! `Command`: one line from the GUI, parsed but not yet checked against the position.
 
+use crate::perft::stats::Columns;
 use crate::search::Limits;
 use std::fmt;
 
@@ -41,8 +42,9 @@ pub enum Command {
     },
     /// `go perft N`.
     Perft(u32),
-    /// `go perft N stats`: the divide, then the breakdown by kind of last-ply move.
-    PerftStats(u32),
+    /// `go perft N stats [classic|gct]`: the divide, then the breakdown by kind of
+    /// last-ply move in those columns.
+    PerftStats(u32, Columns),
     /// `go` with search parameters.
     Go {
         /// The limits (`searchmoves` left empty: the moves are checked against the

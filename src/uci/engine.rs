@@ -163,14 +163,17 @@ impl Engine {
                     .out
                     .info(&format!("error: position: {e}; position unchanged")),
             },
-            Command::Perft(depth) | Command::PerftStats(depth) => {
+            Command::Perft(depth) | Command::PerftStats(depth, _) => {
                 if self.settle() == Flow::Quit {
                     return Flow::Quit;
                 }
                 let job = Job::Perft {
                     pos: self.pos.clone(),
                     depth,
-                    stats: matches!(command, Command::PerftStats(_)),
+                    stats: match command {
+                        Command::PerftStats(_, columns) => Some(columns),
+                        _ => None,
+                    },
                     options: PerftOptions {
                         threads: self.options.threads,
                         hash_mb: self.options.perft_hash_mb,

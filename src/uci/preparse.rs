@@ -9,6 +9,7 @@
 //! to vampirc as the original line (each line is read by exactly one of the two).
 
 use super::command::{Command, ParseError, Start};
+use crate::perft::stats::Columns;
 use crate::search::Limits;
 
 /// Longest piece of a bad line quoted back in an error.
@@ -114,7 +115,8 @@ fn position(args: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::Position { start, moves })
 }
 
-/// `go ...` (the words after `go`): `perft N` (`perft N stats`), or a search.
+/// `go ...` (the words after `go`): `perft N` (`perft N stats [classic|gct]`), or a
+/// search.
 ///
 /// Every number may have any length (it saturates); a negative one counts as 0.
 /// `movestogo 0` means "not given", as in Stockfish. A keyword without a number, and
@@ -126,7 +128,15 @@ fn go(args: &[&str]) -> Result<Command, ParseError> {
         let stats = args
             .get(i + 2)
             .is_some_and(|w| w.eq_ignore_ascii_case("stats"));
-        return perft(args.get(i + 1).copied(), stats);
+        let columns = match (stats, args.get(i + 3)) {
+            (false, _) => None,
+            (true, None) => Some(Columns::default()),
+            (true, Some(word)) => Some(
+                word.parse::<Columns>()
+                    .map_err(|e| malformed("go perft", e.to_string()))?,
+            ),
+        };
+        return perft(args.get(i + 1).copied(), columns);
     }
     let mut limits = Limits::default();
     let mut searchmoves = Vec::new();
@@ -219,8 +229,8 @@ fn number(text: &str) -> Option<u64> {
 /// second; depths above about 20 are accepted only to run until `stop`.
 pub const MAX_PERFT_DEPTH: u32 = crate::perft::MAX_DEPTH;
 
-/// `go perft` of `depth`, with statistics if `stats`.
-fn perft(depth: Option<&str>, stats: bool) -> Result<Command, ParseError> {
+/// `go perft` of `depth`, with statistics in `columns` if any.
+fn perft(depth: Option<&str>, columns: Option<Columns>) -> Result<Command, ParseError> {
     let Some(text) = depth else {
         return Err(malformed(
             "go perft",
@@ -228,8 +238,10 @@ fn perft(depth: Option<&str>, stats: bool) -> Result<Command, ParseError> {
         ));
     };
     match text.parse::<u32>() {
-        Ok(depth) if depth <= MAX_PERFT_DEPTH && stats => Ok(Command::PerftStats(depth)),
-        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(Command::Perft(depth)),
+        Ok(depth) if depth <= MAX_PERFT_DEPTH => Ok(match columns {
+            Some(columns) => Command::PerftStats(depth, columns),
+            None => Command::Perft(depth),
+        }),
         _ => Err(malformed(
             "go perft",
             format!(
@@ -302,9 +314,17 @@ mod tests {
         assert_eq!(route("EVAL"), Route::Done(Ok(Command::Eval)));
         assert_eq!(route("register name x"), Route::Done(Ok(Command::Register)));
         assert_eq!(route("go perft 0"), Route::Done(Ok(Command::Perft(0))));
-        let stats = Route::Done(Ok(Command::PerftStats(3)));
+        let stats = Route::Done(Ok(Command::PerftStats(3, Columns::Classic)));
         assert_eq!(route("go perft 3 stats"), stats);
         assert_eq!(route("go perft 3 STATS"), stats);
+        assert_eq!(route("go perft 3 stats classic"), stats);
+        let gct = Route::Done(Ok(Command::PerftStats(3, Columns::Gct)));
+        assert_eq!(route("go perft 3 stats gct"), gct);
+        assert_eq!(route("go perft 3 STATS GCT extra"), gct);
+        assert!(matches!(
+            route("go perft 3 stats wiki"),
+            Route::Done(Err(ParseError::Malformed { why, .. })) if why.contains("'wiki'")
+        ));
         assert_eq!(
             route("go perft 3 divide"),
             Route::Done(Ok(Command::Perft(3)))

@@ -6,7 +6,7 @@ use super::divide::{RootOrder, divide_lines};
 use super::output::Output;
 use crate::board::Position;
 use crate::memory;
-use crate::perft::stats;
+use crate::perft::stats::{self, Columns};
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::tt::Tt;
 use crate::search::{Control, Limits, Searcher, Skill, Syzygy, time};
@@ -26,8 +26,9 @@ pub enum Job {
         pos: Position,
         /// Plies to count.
         depth: u32,
-        /// Whether to add the breakdown by kind of last-ply move (`go perft N stats`).
-        stats: bool,
+        /// The columns of the breakdown by kind of last-ply move to add, if any
+        /// (`go perft N stats [classic|gct]`).
+        stats: Option<Columns>,
         /// Threads and hash table.
         options: PerftOptions,
     },
@@ -319,17 +320,17 @@ impl State {
 /// `info string perft stopped` when `stop` came before the count was complete (a count
 /// that completed is answered in full). With `stats`, the divide comes from the
 /// statistics walk and one `info string perft stats: nodes N, captures N, ...` line
-/// follows.
+/// follows, in those columns.
 fn perft(
     pos: &Position,
     depth: u32,
-    stats: bool,
+    stats: Option<Columns>,
     options: &PerftOptions,
     control: &Control,
     out: &Output,
 ) -> Vec<String> {
     let stopped = || vec!["info string perft stopped".to_string()];
-    let (divide, breakdown) = if stats {
+    let (divide, breakdown) = if let Some(columns) = stats {
         // The statistics walk allocates its own table of that size for the run, beside
         // perft's kept one: refused rather than filled past the memory there is.
         let mut options = options.clone();
@@ -345,7 +346,7 @@ fn perft(
         };
         let total = stats::sum(&parts, depth);
         let divide = parts.iter().map(|&(mv, s)| (mv, s.nodes)).collect();
-        (divide, Some(total))
+        (divide, Some(total.rows(columns)))
     } else {
         let Some(divide) = divide_with(pos, depth, options, &control.stop) else {
             return stopped();
@@ -357,7 +358,6 @@ fn perft(
     lines.push(String::new());
     if let Some(total) = breakdown {
         let rows: Vec<String> = total
-            .rows()
             .iter()
             .map(|(label, n)| format!("{label} {n}"))
             .collect();

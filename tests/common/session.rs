@@ -69,7 +69,7 @@ impl Owed {
             match parse(line) {
                 Ok(Command::Uci) => owed.uciok += 1,
                 Ok(Command::IsReady) => owed.readyok += 1,
-                Ok(Command::Perft(_) | Command::PerftStats(_)) => owed.perfts += 1,
+                Ok(Command::Perft(_) | Command::PerftStats(..)) => owed.perfts += 1,
                 Ok(Command::Go { .. }) => {
                     owed.searches += 1;
                     owed.searched.push(pos.clone());

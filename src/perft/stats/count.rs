@@ -3,11 +3,19 @@
 //! ([`leaf`](super::leaf)), whole breakdowns kept in the statistics table ([`Table`]).
 
 use super::table::Table;
-use super::{Stats, Tally, leaf};
+use super::{Checks, Stats, Tally, leaf};
 use crate::attacks::Sliders;
 use crate::board::Position;
 use crate::movegen::{MoveList, Side, generate_with};
 use crate::perft::tree::Count;
+
+/// No check of any kind.
+const NO_CHECKS: Checks<u64> = Checks {
+    direct: 0,
+    discovered: 0,
+    direct_discovered: 0,
+    double_discovered: 0,
+};
 
 impl Count for Tally {
     type Wide = Stats;
@@ -19,10 +27,8 @@ impl Count for Tally {
         en_passant: 0,
         castles: 0,
         promotions: 0,
-        checks: 0,
-        discovered_checks: 0,
-        double_checks: 0,
-        checkmates: 0,
+        checks: NO_CHECKS,
+        mates: NO_CHECKS,
     };
 
     #[inline(always)]

@@ -12,10 +12,16 @@
 //! - a piece gives **discovered check** if it is the only piece between `eksq` and one
 //!   of our sliders on a line ([`Leaf::discoverers`]) and leaves that line. A square is
 //!   on one line through `eksq` only, so a move uncovers at most one slider;
-//! - so a check is direct or discovered or both, and **both** is a double check.
+//! - so a check is direct or discovered or both (direct discovered: a double check);
+//!   a double discovered check needs two squares emptied, which only en passant does
+//!   (and Chess960 castling), both made one by one.
+//!
+//! Every check is counted by kind as it is found, and the move kept; once the generator
+//! is done, each kept move that mates (rare) is classified again from the checkers it
+//! leaves and moves from the checks of its kind to the mates of its kind.
 
 use super::reference;
-use super::{Tally, mates};
+use super::{CheckKind, Tally, mates};
 use crate::attacks::{self, Sliders};
 use crate::board::{Bitboard, Move, PieceType, Position, Square};
 use crate::movegen::{MoveList, Side, Visitor, generate_with};
@@ -30,7 +36,10 @@ pub(super) fn count<S: Side, L: Sliders>(pos: &mut Position, tally: &mut Tally) 
         checking, singles, ..
     } = leaf;
     for &mv in checking.iter() {
-        tally.checkmates += u64::from(mates::<S, L>(pos, mv));
+        if let Some(kind) = mates::<S, L>(pos, mv) {
+            *tally.checks.of_kind(kind) -= 1;
+            *tally.mates.of_kind(kind) += 1;
+        }
     }
     for &mv in singles.iter() {
         reference::record(tally, pos, mv);
@@ -101,8 +110,9 @@ impl<'a, S: Side, L: Sliders> Leaf<'a, S, L> {
         }
     }
 
-    /// Counts the moves to `to_set` (one move each) of which `direct` check directly
-    /// and `discovered` uncover a slider; remembers the checking ones as `make(to)`.
+    /// Counts the moves to the squares of `direct` (which check directly) and
+    /// `discovered` (which uncover a slider), one move each, by kind of check; keeps the
+    /// checking ones as `make(to)`.
     #[inline(always)]
     fn checks_among(
         &mut self,
@@ -114,10 +124,11 @@ impl<'a, S: Side, L: Sliders> Leaf<'a, S, L> {
         if checking.is_empty() {
             return;
         }
-        let t = &mut *self.tally;
-        t.checks += u64::from(checking.count());
-        t.double_checks += u64::from((direct & discovered).count());
-        t.discovered_checks += u64::from((discovered & !direct).count());
+        let both = direct & discovered;
+        let t = &mut self.tally.checks;
+        t.direct += u64::from((direct & !discovered).count());
+        t.discovered += u64::from((discovered & !direct).count());
+        t.direct_discovered += u64::from(both.count());
         for to in checking {
             self.checking.push(make(to));
         }
@@ -143,13 +154,8 @@ impl<'a, S: Side, L: Sliders> Leaf<'a, S, L> {
             };
             let direct = reach.has(self.eksq);
             if direct || discovered {
-                let t = &mut *self.tally;
-                t.checks += 1;
-                if direct && discovered {
-                    t.double_checks += 1;
-                } else if discovered {
-                    t.discovered_checks += 1;
-                }
+                let kind = CheckKind::of(direct && discovered, direct);
+                *self.tally.checks.of_kind(kind) += 1;
                 self.checking.push(mv);
             }
         }

@@ -3,7 +3,7 @@
 //! tested against it, and uses `record` for the rare moves it makes one by one (en
 //! passant and castling).
 
-use super::{Stats, Tally};
+use super::{CheckKind, Stats, Tally};
 use crate::board::{Move, MoveKind, Position};
 use crate::movegen::{count_legal, legal_moves};
 
@@ -53,21 +53,17 @@ pub(super) fn record(tally: &mut Tally, pos: &mut Position, mv: Move) {
     let undo = pos.make(mv);
     let checkers = pos.checkers();
     if checkers.any() {
-        tally.checks += 1;
-        if checkers.more_than_one() {
-            tally.double_checks += 1;
+        let mover = match mv.kind() {
+            MoveKind::Castling => Move::castling_rook_to(mv.from(), mv.to()),
+            _ => mv.to(),
+        };
+        let kind = CheckKind::of(checkers.more_than_one(), checkers.has(mover));
+        let counts = if count_legal(pos) == 0 {
+            &mut tally.mates
         } else {
-            let mover = match mv.kind() {
-                MoveKind::Castling => Move::castling_rook_to(mv.from(), mv.to()),
-                _ => mv.to(),
-            };
-            if checkers.lsb() != mover {
-                tally.discovered_checks += 1;
-            }
-        }
-        if count_legal(pos) == 0 {
-            tally.checkmates += 1;
-        }
+            &mut tally.checks
+        };
+        *counts.of_kind(kind) += 1;
     }
     pos.unmake(mv, &undo);
 }

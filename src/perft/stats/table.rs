@@ -1,7 +1,7 @@
 //! The statistics hash table: whole breakdowns of subtrees, keyed by the full Zobrist
 //! key and the depth, as perft's table ([`hash`](crate::perft::hash)) keys counts.
 //!
-//! An entry holds a whole [`Tally`] (nine counts) or answers nothing: each entry is a
+//! An entry holds a whole [`Tally`] (thirteen counts) or answers nothing: each entry is a
 //! sequence lock. A writer takes it by moving its sequence number from even to odd
 //! (or gives up the store if another writer holds it), writes, and makes it even
 //! again; a reader believes what it read only if the number was even and unchanged
@@ -13,20 +13,21 @@
 //! [`crate::memory`], zeroed lazily (a page costs only once the walk first touches it),
 //! on huge pages where the system offers them.
 
-use super::Tally;
+use super::{COUNTS, Tally};
 use crate::memory::{self, TableError};
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
-/// One entry, as words: sequence number, key, depth (0 = empty), then the nine counts.
-type Entry = [AtomicU64; 12];
+/// One entry, as words: sequence number, key, depth (0 = empty), then the counts: 16
+/// words, two cache lines.
+type Entry = [AtomicU64; FIRST_COUNT + COUNTS];
 
 /// The words of an entry: sequence number, key, depth, first count.
 const SEQ: usize = 0;
 const KEY: usize = 1;
 const DEPTH: usize = 2;
-const COUNTS: usize = 3;
+const FIRST_COUNT: usize = 3;
 
-/// Two entries, three cache lines.
+/// Two entries, four cache lines.
 type Bucket = [Entry; 2];
 
 /// A fixed-size table of breakdowns shared by the threads of one run.
@@ -85,7 +86,7 @@ fn read(entry: &Entry, key: u64, depth: u32) -> Option<Tally> {
     {
         return None;
     }
-    let counts = std::array::from_fn(|i| entry[COUNTS + i].load(Ordering::Relaxed));
+    let counts = std::array::from_fn(|i| entry[FIRST_COUNT + i].load(Ordering::Relaxed));
     fence(Ordering::Acquire);
     (entry[SEQ].load(Ordering::Relaxed) == seq).then(|| Tally::from_counts(counts))
 }
@@ -105,7 +106,7 @@ fn write(entry: &Entry, key: u64, depth: u32, tally: &Tally) {
     fence(Ordering::Release);
     entry[KEY].store(key, Ordering::Relaxed);
     entry[DEPTH].store(u64::from(depth), Ordering::Relaxed);
-    for (slot, count) in entry[COUNTS..].iter().zip(tally.counts()) {
+    for (slot, count) in entry[FIRST_COUNT..].iter().zip(tally.counts()) {
         slot.store(count, Ordering::Relaxed);
     }
     entry[SEQ].store(seq + 2, Ordering::Release);

@@ -2,7 +2,7 @@
 //! none (see the [parent module](super) for the line formats).
 
 use super::{Split, UnitError, UnitResult, identity};
-use crate::perft::stats::Stats;
+use crate::perft::stats::Classic;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -89,7 +89,7 @@ pub struct Merged {
     /// The exact total.
     pub total: u128,
     /// The exact sum of the breakdowns, if the results carry statistics.
-    pub stats: Option<Stats>,
+    pub stats: Option<Classic>,
     /// The split merged.
     pub split: Split,
 }
@@ -98,7 +98,7 @@ pub struct Merged {
 #[derive(Default)]
 pub struct Merger {
     total: u128,
-    stats: Option<Stats>,
+    stats: Option<Classic>,
     first: Option<(Split, Origin)>,
     places: HashMap<u64, Origin>,
     positions: HashMap<String, Origin>,
@@ -125,7 +125,7 @@ impl Merger {
             Some(_) => {}
             None => {
                 self.first = Some((unit.split, origin.clone()));
-                self.stats = result.stats.map(|_| Stats::default());
+                self.stats = result.stats.map(|_| Classic::default());
             }
         }
         if self.stats.is_some() != result.stats.is_some()

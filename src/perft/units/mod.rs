@@ -15,8 +15,8 @@
 //!   result is the same line after `NODES;`, where NODES is the unit's perft times its
 //!   multiplicity ([`UnitResult`]); a result with statistics (`perft --unit LINE
 //!   --stats`) starts `stats N1 N2 ... N9;` instead: the nine counts of the breakdown
-//!   ([`LABELS`](crate::perft::stats::LABELS) order, nodes first), each times the
-//!   multiplicity.
+//!   ([`LABELS`](crate::perft::stats::LABELS) order, nodes first: the classic
+//!   columns), each times the multiplicity.
 //! - [`Merger`] sums result lines exactly (u128, overflow checked), breakdowns too. It
 //!   refuses malformed lines, results of another split, a unit counted twice (however
 //!   its line is spelt), results with and without statistics in one merge, and, at the
@@ -27,7 +27,7 @@
 
 use crate::board::Position;
 use crate::movegen::legal_moves;
-use crate::perft::stats::Stats;
+use crate::perft::stats::{Classic, Stats};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
@@ -282,7 +282,7 @@ pub struct UnitResult {
     /// The unit's perft times its multiplicity.
     pub nodes: u128,
     /// The unit's statistics times its multiplicity (`nodes` is their first count).
-    pub stats: Option<Stats>,
+    pub stats: Option<Classic>,
     /// The unit counted.
     pub unit: Unit,
 }
@@ -301,12 +301,12 @@ impl UnitResult {
     }
 
     /// The result for `unit` whose position has the statistics `stats` at its depth.
-    pub fn with_stats(unit: Unit, stats: Stats) -> Result<Self, UnitError> {
-        let stats = stats
+    pub fn with_stats(unit: Unit, stats: &Stats) -> Result<Self, UnitError> {
+        let stats = Classic::from(stats)
             .checked_mul(u128::from(unit.multiplicity))
             .ok_or(UnitError::Overflow)?;
         Ok(Self {
-            nodes: stats.nodes,
+            nodes: stats.nodes(),
             stats: Some(stats),
             unit,
         })
@@ -317,7 +317,7 @@ impl UnitResult {
         match &self.stats {
             None => format!("{};{}", self.nodes, self.unit.line()),
             Some(stats) => {
-                let counts: Vec<String> = stats.counts().iter().map(u128::to_string).collect();
+                let counts: Vec<String> = stats.0.iter().map(u128::to_string).collect();
                 format!("stats {};{}", counts.join(" "), self.unit.line())
             }
         }
@@ -333,18 +333,18 @@ impl UnitResult {
             None => None,
         };
         let nodes: u128 = match stats {
-            Some(stats) => stats.nodes,
+            Some(stats) => stats.nodes(),
             None => number(counts.trim(), "node count")?,
         };
         let (unit, _) = Unit::parse(unit).map_err(|e| match e {
             UnitError::Fields(_, n) => UnitError::Fields(RESULT_FIELDS, n + 1),
             e => e,
         })?;
-        if let Some(why) = stats.as_ref().and_then(Stats::impossibility) {
+        if let Some(why) = stats.as_ref().and_then(Classic::impossibility) {
             return Err(UnitError::Impossible(why));
         }
         let multiple = |n: u128| n.is_multiple_of(u128::from(unit.multiplicity));
-        let all = stats.map_or(multiple(nodes), |s| s.counts().into_iter().all(multiple));
+        let all = stats.map_or(multiple(nodes), |s| s.0.into_iter().all(multiple));
         if !all {
             return Err(UnitError::NotMultiple);
         }
@@ -353,7 +353,7 @@ impl UnitResult {
 }
 
 /// The nine counts of `stats N1 ... N9` (after `stats `).
-fn parse_stats(list: &str) -> Result<Stats, UnitError> {
+fn parse_stats(list: &str) -> Result<Classic, UnitError> {
     let words: Vec<&str> = list.split_whitespace().collect();
     let counts: [&str; 9] = words
         .try_into()
@@ -362,7 +362,7 @@ fn parse_stats(list: &str) -> Result<Stats, UnitError> {
     for (o, word) in out.iter_mut().zip(counts) {
         *o = number(word, "count")?;
     }
-    Ok(Stats::from_counts(out))
+    Ok(Classic(out))
 }
 
 /// The units `ply` plies below `pos`, each with `depth - ply` plies left, transpositions
