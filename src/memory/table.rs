@@ -26,6 +26,7 @@ unsafe impl Words for AtomicU64 {}
 unsafe impl<T: Words, const N: usize> Words for [T; N] {}
 
 /// The size of the pages a table of 2 MB or more is aligned to and made of.
+#[cfg(unix)]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// A fixed number of elements of `T`, every word zero at first, freed on drop.
