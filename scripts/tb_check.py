@@ -21,6 +21,7 @@ Needs python-chess (`pip install chess`) for the positions and Fathom
 
     python3 scripts/tb_check.py --tables tests/data/syzygy --positions 20
     python3 scripts/tb_check.py --tables DIR1:DIR2 --materials KRBvKR,KQvKR --depth 8
+    python3 scripts/tb_check.py --tables DIR --option Threads=2 --option Hash=64
 """
 
 import argparse
@@ -183,6 +184,8 @@ def main():
     parser.add_argument("--rookling", default="./target/release/rookling")
     parser.add_argument("--fathom", default="/usr/games/fathom")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="another UCI option to set (Threads=2, Hash=64, ...)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
 
@@ -196,6 +199,9 @@ def main():
     go = f"go depth {args.depth}" if args.depth else f"go movetime {args.movetime}"
 
     engine = Engine(args.rookling)
+    for option in args.option:
+        name, _, value = option.partition("=")
+        engine.send(f"setoption name {name} value {value}")
     engine.send(f"setoption name SyzygyPath value {args.tables}")
     for line in engine.sync():
         print(line)
