@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Fit the win/draw/loss model behind UCI_ShowWDL to Rookling's self-play games.
 
-Input: `rookling datagen` output, one position a line, `FEN | SCORE | RESULT` (score in
-centipawns and result 1.0/0.5/0.0, both from White's view). For each position the
+Input: `rookling datagen` data as text (`rookling data show`), one position a line,
+`FEN | SCORE | RESULT` (score in centipawns and result 1.0/0.5/0.0, both from
+White's view). For each position the
 side to move's score s and the material m (pawns 1, knights and bishops 3, rooks 5,
 queens 9, both sides; clamped to 17..78) are the inputs, the game's result for the
 side to move the outcome. The model is Stockfish's:
@@ -15,7 +16,8 @@ with a and b cubic polynomials in x, fitted by maximum likelihood. It prints the
 coefficients as the Rust constants of src/search/wdl.rs, a table of observed against
 predicted rates, and (with --plot) draws docs/wdl.png.
 
-    rookling datagen --out games.txt --games 3000 --seed 31000
+    rookling datagen --out games.bin --games 3000 --seed 31000
+    rookling data show games.bin > games.txt     # the records as these lines
     python3 scripts/wdl_fit.py games.txt --plot docs/wdl.png
 
 Needs numpy and scipy (matplotlib for --plot): pip install numpy scipy matplotlib.

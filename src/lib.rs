@@ -8,7 +8,8 @@
 //! movegen, perft) does no I/O; [`memory`] (how much memory a table may take, from
 //! `/proc/meminfo`), [`rng`] (a seeded random generator) and [`lines`] (reading lines of
 //! bounded length) use no other module. [`syzygy`] (endgame tablebases: finding the
-//! files, probing them) sits on movegen, below search.
+//! files, probing them) sits on movegen, below search. [`data`] (the training
+//! positions' file format) sits on board.
 
 #![warn(missing_docs)]
 
@@ -17,6 +18,7 @@ pub mod board;
 pub mod cli;
 pub mod client;
 pub(crate) mod compare;
+pub mod data;
 pub mod lines;
 pub mod memory;
 pub mod movegen;

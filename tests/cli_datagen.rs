@@ -1,62 +1,207 @@
-//! `rookling datagen` as a trainer reads its output: `FEN | SCORE | RESULT` lines, every
-//! FEN valid, every result one of the three, the same result for all lines of a game,
-//! appended run after run, and the same games for the same seed.
+//! `rookling datagen` as a long run across machines needs it: 32-byte records of whole
+//! games, every position legal, the same file for the same seed whatever the thread
+//! count, a killed run resumed by the same command to the same bytes, other settings
+//! and a second writer refused.
 
 mod common;
 
 use common::run::rookling;
-use rookling::board::Position;
+use rookling::data::{RECORD_BYTES, Record};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-fn datagen(out: &std::path::Path, seed: &str) {
-    let path = out.to_str().expect("UTF-8 path");
-    let run = rookling(&[
-        "datagen", "--out", path, "--games", "3", "--nodes", "300", "--seed", seed,
-    ]);
-    assert!(run.status.success(), "{run:?}");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.starts_with("3 games, "), "{stdout}");
+/// A fresh folder for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rookling-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
 }
 
-fn read(path: &std::path::Path) -> Vec<(String, i32, String)> {
-    std::fs::read_to_string(path)
-        .expect("written")
-        .lines()
-        .map(|line| {
-            let parts: Vec<&str> = line.split(" | ").collect();
-            assert_eq!(parts.len(), 3, "{line}");
-            Position::from_fen(parts[0]).expect("a valid FEN");
-            let score = parts[1].parse().expect("an integer score");
-            assert!(["0.0", "0.5", "1.0"].contains(&parts[2]), "{line}");
-            (parts[0].to_string(), score, parts[2].to_string())
+/// `datagen` at 300 nodes a move; its output.
+fn datagen(out: &Path, games: &str, seed: &str, threads: &str) -> std::process::Output {
+    let path = out.to_str().expect("UTF-8 path");
+    rookling(&[
+        "datagen",
+        "--out",
+        path,
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--seed",
+        seed,
+        "--threads",
+        threads,
+    ])
+}
+
+fn succeeds(run: std::process::Output) -> String {
+    assert!(run.status.success(), "{run:?}");
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+/// The file's records, each checked and its position legal; games whole.
+fn records(path: &Path) -> Vec<Record> {
+    let bytes = std::fs::read(path).expect("written");
+    assert_eq!(bytes.len() % RECORD_BYTES, 0);
+    let records: Vec<Record> = bytes
+        .chunks(RECORD_BYTES)
+        .map(|chunk| {
+            let record = Record::from_bytes(chunk.try_into().expect("32 bytes")).expect("valid");
+            record.to_position().expect("a legal position");
+            assert!(record.white_score().abs() < 20_000, "{record:?}");
+            record
         })
-        .collect()
+        .collect();
+    assert!(records.last().is_some_and(Record::ends_game));
+    // Every position of a game has the game's result.
+    for game in records.split_inclusive(Record::ends_game) {
+        assert!(game.iter().all(|r| r.result() == game[0].result()));
+    }
+    records
+}
+
+fn games(records: &[Record]) -> usize {
+    records.iter().filter(|r| r.ends_game()).count()
 }
 
 #[test]
-fn writes_trainer_lines_appends_and_repeats_with_a_seed() {
-    let dir = std::env::temp_dir().join(format!("rookling-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
-    datagen(&a, "5");
-    let first = read(&a);
-    assert!(first.len() > 10, "{} positions", first.len());
-    assert!(first.iter().all(|(_, score, _)| score.abs() < 20_000));
-    datagen(&a, "6");
-    let both = read(&a);
-    assert!(both.len() > first.len());
-    assert_eq!(&both[..first.len()], &first[..]);
-    datagen(&b, "5");
-    assert_eq!(read(&b), first);
+fn the_same_seed_gives_the_same_file_on_any_thread_count() {
+    let dir = folder("threads");
+    let (one, two) = (dir.join("one.bin"), dir.join("two.bin"));
+    let said = succeeds(datagen(&one, "6", "5", "1"));
+    assert!(said.starts_with("6 games, "), "{said}");
+    let first = records(&one);
+    assert_eq!(games(&first), 6);
+    assert!(first.len() > 30, "{} positions", first.len());
+    succeeds(datagen(&two, "6", "5", "2"));
+    assert_eq!(std::fs::read(&two).ok(), std::fs::read(&one).ok());
+    // Another seed is another shard: other games.
+    let other = dir.join("other.bin");
+    succeeds(datagen(&other, "6", "6", "2"));
+    assert_ne!(records(&other), first);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_cut_anywhere_resumes_to_the_same_bytes() {
+    let dir = folder("resume");
+    let (whole, cut) = (dir.join("whole.bin"), dir.join("cut.bin"));
+    succeeds(datagen(&whole, "5", "7", "1"));
+    let expected = std::fs::read(&whole).expect("written");
+    // A run stopped after 2 games, then the same command asking for 5.
+    succeeds(datagen(&cut, "2", "7", "1"));
+    let said = succeeds(datagen(&cut, "5", "7", "2"));
+    assert!(
+        said.starts_with("3 games, ") && said.contains("it holds 5 games"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&cut).ok().as_ref(), Some(&expected));
+    // Cut inside a record, inside a game, and just after a game's last record.
+    let game_ends: Vec<usize> = records(&whole)
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.ends_game())
+        .map(|(i, _)| (i + 1) * RECORD_BYTES)
+        .collect();
+    for length in [
+        expected.len() - 13,
+        game_ends[2] + 3 * RECORD_BYTES,
+        game_ends[1],
+        7,
+    ] {
+        std::fs::write(&cut, &expected[..length]).expect("cut");
+        succeeds(datagen(&cut, "5", "7", "1"));
+        assert_eq!(
+            std::fs::read(&cut).ok().as_ref(),
+            Some(&expected),
+            "cut at {length}"
+        );
+    }
+    // A file that already holds the games asked for is left as it is.
+    let said = succeeds(datagen(&cut, "3", "7", "1"));
+    assert!(
+        said.starts_with("0 games, ") && said.contains("it holds 5 games"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn other_settings_and_other_files_are_refused() {
+    let dir = folder("refused");
+    let data = dir.join("data.bin");
+    succeeds(datagen(&data, "1", "3", "1"));
+    let before = std::fs::read(&data).expect("written");
+    let run = datagen(&data, "2", "4", "1");
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("other settings (seed 3 (this run: 4))"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert_eq!(std::fs::read(&data).ok(), Some(before));
+    // A file datagen did not start is not touched.
+    let stranger = dir.join("stranger.bin");
+    std::fs::write(&stranger, b"not records").expect("write");
+    let run = datagen(&stranger, "1", "3", "1");
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("not a datagen file to resume"), "{stderr}");
+    assert_eq!(std::fs::read(&stranger).ok(), Some(b"not records".to_vec()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two runs on one file (the same command started twice) would cut and interleave each
+/// other's games: the second stops before it touches the file.
+#[test]
+fn a_second_run_on_a_file_being_written_is_refused() {
+    let dir = folder("lock");
+    let data = dir.join("data.bin");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args([
+            "datagen",
+            "--out",
+            data.to_str().expect("UTF-8"),
+            "--games",
+            "100000",
+        ])
+        .args(["--nodes", "300", "--seed", "9"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let start = Instant::now();
+    while std::fs::metadata(&data).map_or(0, |m| m.len()) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no game written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let run = datagen(&data, "100000", "9", "1");
+    let _ = first.kill();
+    let _ = first.wait();
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("is being written by another run"),
+        "{stderr}"
+    );
+    // Once the first is gone (killed mid-game), the same command resumes.
+    let said = succeeds(datagen(&data, "1", "9", "1"));
+    assert!(said.starts_with("0 games, "), "{said}");
+    records(&data);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_unwritable_file_is_one_line_and_status_2() {
-    let run = rookling(&["datagen", "--out", "/nonexistent/dir/x.txt", "--games", "1"]);
+    let run = rookling(&["datagen", "--out", "/nonexistent/dir/x.bin", "--games", "1"]);
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
-        stderr.starts_with("rookling: cannot open /nonexistent/dir/x.txt: "),
+        stderr.starts_with("rookling: cannot open /nonexistent/dir/x.bin: "),
         "{stderr}"
     );
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");

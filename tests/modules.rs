@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["types", "memory", "threads", "lines", "rng"],
     &["attacks"],
     &["board"],
-    &["movegen"],
+    &["movegen", "data"],
     &["perft", "syzygy"],
     &["nnue", "client"],
     &["search", "compare"],

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_perft;
 mod compare;
+mod data;
 mod datagen;
 mod error;
 mod hunt;
@@ -47,9 +48,12 @@ enum Command {
     /// Search built-in positions to a fixed depth; prints `Nodes searched` and
     /// `Nodes/second` last, as Stockfish's bench does.
     Bench(bench::BenchArgs),
-    /// Play self-play games and append their quiet positions, with search score and
-    /// result, as training data for the evaluation network.
+    /// Play self-play games and write their quiet positions, with search score and
+    /// result, as training data for the evaluation network (32-byte records; a killed
+    /// run resumes with the same command).
     Datagen(datagen::DatagenArgs),
+    /// Convert, merge, count and print training data files.
+    Data(data::DataArgs),
 }
 
 /// Parses the arguments and runs the command; the exit status to return.
@@ -77,6 +81,7 @@ pub fn main() -> ExitCode {
         Some(Command::PerftBench(args)) => bench_perft::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Data(args)) => data::run(args),
     };
     match result {
         Ok(code) => code,

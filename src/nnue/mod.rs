@@ -12,7 +12,7 @@ pub mod features;
 mod network;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use network::{HIDDEN, Network, NetworkError, QA, QB, SCALE, network};
+pub use network::{HIDDEN, Network, NetworkError, QA, QB, SCALE, network, network_id};
 
 use crate::board::Position;
 

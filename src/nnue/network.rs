@@ -198,6 +198,15 @@ pub fn network() -> &'static Network {
     })
 }
 
+/// A name for the built-in network: the FNV-1a hash of `nets/default.nnue`, 16 hex
+/// digits (training data records which network played its games).
+pub fn network_id() -> String {
+    let hash = DEFAULT.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

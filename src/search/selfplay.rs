@@ -69,6 +69,14 @@ pub struct Game {
 /// The seeded generator self-play draws its openings from.
 pub use crate::rng::Rng;
 
+/// The generator of game `index` of a run started from `seed`. Each game has its own,
+/// so a game depends only on the seed and its index: not on the thread that plays it
+/// nor on the games before it (runs resume and split across machines exactly).
+pub fn game_rng(seed: u64, index: u64) -> Rng {
+    let base = Rng::new(seed).next_u64();
+    Rng::new(Rng::new(base ^ index).next_u64())
+}
+
 /// The side's score turned to white's point of view.
 fn for_white(pos: &Position, score: i32) -> i32 {
     if pos.side_to_move() == Color::White {
@@ -177,6 +185,17 @@ pub fn play_game(searcher: &mut Searcher, rng: &mut Rng, config: &SelfPlayConfig
     }
 }
 
+/// Plays games with `rng` until one has a position to learn from (almost always the
+/// first), so that every game of a data file leaves at least one record.
+pub fn play_recorded_game(searcher: &mut Searcher, rng: &mut Rng, config: &SelfPlayConfig) -> Game {
+    loop {
+        let game = play_game(searcher, rng, config);
+        if !game.samples.is_empty() {
+            return game;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +234,16 @@ mod tests {
         };
         assert_eq!(fens(3), fens(3));
         assert_ne!(fens(3), fens(4));
+    }
+
+    #[test]
+    fn every_game_of_a_run_has_its_own_generator() {
+        let first: Vec<u64> = (0..64).map(|i| game_rng(9, i).next_u64()).collect();
+        let mut distinct = first.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 64);
+        assert_eq!(game_rng(9, 5).next_u64(), first[5]);
+        assert_ne!(game_rng(10, 5).next_u64(), first[5]);
     }
 }
