@@ -130,6 +130,22 @@ def write_tb_openings(count, path, materials, tables, min_dtz, rng):
             out.write(board.epd() + "\n")
 
 
+def game_over(board):
+    """How the game on `board` has ended (python-chess's Outcome), or None. As
+    fastchess and cutechess end games: a threefold repetition once the position stands
+    for the third time, the fifty-move rule at a half-move clock of 100 (unless the
+    move mates). Not python-chess's `claim_draw`, which also ends the game when the
+    side to move could claim with a move it has not played, even the winning side."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome
+    if board.is_repetition(3):
+        return chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
+    if board.is_fifty_moves():
+        return chess.Outcome(chess.Termination.FIFTY_MOVES, None)
+    return None
+
+
 def play(board, rookling, stockfish, movetime, game):
     """Plays `board` out, Rookling to move first, as game `game` (a new one for both
     engines: `ucinewgame`); 'won' or why not, and the plies."""
@@ -137,7 +153,7 @@ def play(board, rookling, stockfish, movetime, game):
     limit = chess.engine.Limit(time=movetime)
     plies = 0
     while True:
-        outcome = board.outcome(claim_draw=True)
+        outcome = game_over(board)
         if outcome is not None:
             won = outcome.winner == side
             return ("won" if won else outcome.termination.name.lower()), plies
