@@ -5,20 +5,27 @@
 //!     [--epochs 40] [--lr 0.001] [--batch 16384] [--lambda 1.0] [--threads 2] [--seed 1]
 //! ```
 //!
-//! Each line of the data is `FEN | SCORE | RESULT` (white's point of view). The network
-//! (`rookling::nnue`: 768 inputs per view -> HIDDEN -> squared clipped ReLU -> 1) is
-//! trained in f32 to predict `lambda * sigmoid(SCORE / 400) + (1 - lambda) * RESULT` for
-//! the side to move, with mean squared error on `sigmoid(output)`, AdamW, the learning
-//! rate cut tenfold for the last quarter of the epochs, and 1% of the positions held
-//! out to report a validation loss. Output weights stay within +-1.98 so that the
-//! quantised network (first layer x255, output x64) cannot overflow. The quantised
-//! network is written after every epoch.
+//! A data file holds 32-byte records (`rookling::data`, what `datagen` writes: only the
+//! finished games of a file are read, so one still being written can be used) or the
+//! older `FEN | SCORE | RESULT` lines (told apart by their first 32 bytes: a record's
+//! last byte is 0 or 1, never text). Positions are kept as records, 32 bytes each, and
+//! their inputs are found as they are trained on. The network (`rookling::nnue`: 768
+//! inputs per view -> HIDDEN -> squared clipped ReLU -> 1) is trained in f32 to predict
+//! `lambda * sigmoid(SCORE / 400) + (1 - lambda) * RESULT` for the side to move, with
+//! mean squared error on `sigmoid(output)`, AdamW, the learning rate cut tenfold for
+//! the last quarter of the epochs, and 1% of the positions held out to report a
+//! validation loss. Output weights stay within +-1.98 so that the quantised network
+//! (first layer x255, output x64) cannot overflow. The quantised network is written
+//! after every epoch. The same data (in the same order), seed and thread count give
+//! the same network, byte for byte.
 
-use rookling::board::{Color, Position};
-use rookling::nnue::features::{INPUTS, active};
+use rookling::board::Color;
+use rookling::data::{Record, TextPosition, file};
+use rookling::nnue::features::{INPUTS, index};
 use rookling::nnue::{HIDDEN, Network, QA, QB, SCALE};
 use rookling::search::selfplay::Rng;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
+use std::path::Path;
 use std::time::Instant;
 
 /// The most pieces on a board (the inputs active in one view).
@@ -27,7 +34,6 @@ const MAX_ACTIVE: usize = 32;
 const OUT_CLIP: f32 = 1.98;
 
 /// One training position, from the side to move's view.
-#[derive(Clone)]
 struct Sample {
     /// Active inputs in the side to move's view (the other view is derived).
     features: [u16; MAX_ACTIVE],
@@ -36,6 +42,33 @@ struct Sample {
     score: f32,
     /// The game result, side to move: 1, 0.5, 0.
     result: f32,
+}
+
+impl Sample {
+    /// The inputs and targets of `record` (a record holds at most 32 pieces).
+    #[inline(always)]
+    fn new(record: &Record) -> Self {
+        let stm = record.side_to_move();
+        let (score, result) = (
+            f32::from(record.white_score()),
+            record.result().white_points(),
+        );
+        let mut sample = Sample {
+            features: [0; MAX_ACTIVE],
+            count: 0,
+            score: if stm == Color::White { score } else { -score },
+            result: if stm == Color::White {
+                result
+            } else {
+                1.0 - result
+            },
+        };
+        for (sq, piece) in record.pieces().take(MAX_ACTIVE) {
+            sample.features[usize::from(sample.count)] = index(stm, piece, sq) as u16;
+            sample.count += 1;
+        }
+        sample
+    }
 }
 
 /// The same input seen from the other side: colours swapped, board flipped.
@@ -178,9 +211,10 @@ fn target(s: &Sample, lambda: f32) -> f32 {
 }
 
 /// Adds the gradient of the loss over `batch` to `grad`; the summed loss.
-fn backward(p: &Params, batch: &[Sample], lambda: f32, grad: &mut Params) -> f32 {
+fn backward(p: &Params, batch: &[Record], lambda: f32, grad: &mut Params) -> f32 {
     let mut loss = 0.0;
-    for s in batch {
+    for record in batch {
+        let s = &Sample::new(record);
         let (us, them, out) = forward(p, s);
         let pred = sigmoid(out);
         let err = pred - target(s, lambda);
@@ -255,44 +289,45 @@ impl Adam {
     }
 }
 
-/// Reads `FEN | SCORE | RESULT` lines; malformed lines are counted and skipped.
-fn load(path: &str, out: &mut Vec<Sample>) -> Result<usize, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut skipped = 0;
-    for line in std::io::BufReader::new(file).lines() {
-        let line = line.map_err(|e| format!("{path}: {e}"))?;
-        let mut parts = line.split('|').map(str::trim);
-        let (Some(fen), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next())
-        else {
-            skipped += 1;
-            continue;
-        };
-        let (Ok(pos), Ok(score), Ok(result)) = (
-            Position::from_fen(fen),
-            score.parse::<f32>(),
-            result.parse::<f32>(),
-        ) else {
-            skipped += 1;
-            continue;
-        };
-        let stm = pos.side_to_move();
-        let mut sample = Sample {
-            features: [0; MAX_ACTIVE],
-            count: 0,
-            score: if stm == Color::White { score } else { -score },
-            result: if stm == Color::White {
-                result
-            } else {
-                1.0 - result
-            },
-        };
-        for i in active(&pos, stm).take(MAX_ACTIVE) {
-            sample.features[sample.count as usize] = i as u16;
-            sample.count += 1;
-        }
-        out.push(sample);
+/// Whether the file at `path` holds text lines rather than records: its first 32 bytes
+/// (or fewer, in a short file) are printable ASCII.
+fn is_text(path: &Path) -> Result<bool, String> {
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(32).read_to_end(&mut head))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(head
+        .iter()
+        .all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace()))
+}
+
+/// Reads the records of `path` (its finished games), or its `FEN | SCORE | RESULT`
+/// lines, onto `out`; how many lines were skipped (malformed, or a last line without
+/// its end).
+fn load(path: &Path, out: &mut Vec<Record>) -> Result<u64, String> {
+    if !is_text(path)? {
+        let scan = file::read_finished(path, out).map_err(|e| e.to_string())?;
+        return Ok(scan.unfinished);
     }
-    Ok(skipped)
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut input = std::io::BufReader::with_capacity(1 << 20, file);
+    let (mut line, mut skipped) = (String::new(), 0);
+    loop {
+        line.clear();
+        let n = input
+            .read_line(&mut line)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if n == 0 {
+            return Ok(skipped);
+        }
+        let parsed = line
+            .strip_suffix('\n')
+            .and_then(|l| TextPosition::parse(l.trim_end()).ok());
+        match parsed {
+            Some(p) => out.push(p.record(false)),
+            None => skipped += 1,
+        }
+    }
 }
 
 struct Options {
@@ -344,7 +379,7 @@ fn options() -> Result<Options, String> {
 }
 
 /// Mean loss of `samples` (in parallel).
-fn validate(p: &Params, samples: &[Sample], lambda: f32, threads: usize) -> f32 {
+fn validate(p: &Params, samples: &[Record], lambda: f32, threads: usize) -> f32 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -355,7 +390,10 @@ fn validate(p: &Params, samples: &[Sample], lambda: f32, threads: usize) -> f32 
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|s| (sigmoid(forward(p, s).2) - target(s, lambda)).powi(2))
+                        .map(|r| {
+                            let s = Sample::new(r);
+                            (sigmoid(forward(p, &s).2) - target(&s, lambda)).powi(2)
+                        })
                         .sum::<f32>()
                 })
             })
@@ -370,11 +408,14 @@ fn run() -> Result<(), String> {
     let start = Instant::now();
     let mut samples = Vec::new();
     for path in &o.data {
-        let skipped = load(path, &mut samples)?;
+        let skipped = load(Path::new(path), &mut samples)?;
         eprintln!(
-            "{path}: {} positions so far, {skipped} lines skipped",
+            "{path}: {} positions so far ({skipped} lines or records of an unfinished game skipped)",
             samples.len()
         );
+    }
+    if samples.is_empty() {
+        return Err("no training positions in the data".into());
     }
     let mut rng = Rng::new(o.seed);
     for i in (1..samples.len()).rev() {
@@ -382,7 +423,7 @@ fn run() -> Result<(), String> {
     }
     let held = samples.len() / 100;
     let (valid, train) = samples.split_at_mut(held);
-    let valid: &[Sample] = valid;
+    let valid: &[Record] = valid;
     eprintln!(
         "{} training, {} validation positions, loaded in {:.0} s",
         train.len(),
@@ -410,14 +451,15 @@ fn run() -> Result<(), String> {
             let part = batch.len().div_ceil(o.threads);
             let p = &params;
             let lambda = o.lambda;
+            // Every gradient is cleared, also those a short last batch leaves idle.
+            for grad in grads.iter_mut() {
+                grad.clear();
+            }
             let losses: Vec<f32> = std::thread::scope(|scope| {
                 let handles: Vec<_> = batch
                     .chunks(part)
                     .zip(grads.iter_mut())
-                    .map(|(chunk, grad)| {
-                        grad.clear();
-                        scope.spawn(move || backward(p, chunk, lambda, grad))
-                    })
+                    .map(|(chunk, grad)| scope.spawn(move || backward(p, chunk, lambda, grad)))
                     .collect();
                 handles
                     .into_iter()
