@@ -3,8 +3,8 @@
 //! (`rookling datagen` writes them, `rookling data` converts, merges and inspects them,
 //! `examples/train.rs` learns from them; see docs/nnue.md).
 //!
-//! [`record`] packs a position (no I/O); [`file`] reads, checks and recovers files of
-//! records; [`text`] reads the older `FEN | SCORE | RESULT` lines.
+//! [`record`] packs a position (no I/O); [`file`](mod@file) reads, checks and recovers
+//! files of records; [`text`] reads the older `FEN | SCORE | RESULT` lines.
 
 pub mod file;
 pub mod record;
