@@ -31,7 +31,8 @@ pub(crate) struct LiteUndo {
 
 impl Position {
     /// Plays the legal move `mv` for good; [`make`](Self::make) when it is to be taken
-    /// back.
+    /// back. The move is trusted, not checked: it must come from this position's legal
+    /// moves (`movegen::legal_moves`); `try_play` checks a move given in UCI notation.
     #[inline]
     pub fn play(&mut self, mv: Move) {
         let _ = self.make(mv);

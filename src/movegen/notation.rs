@@ -61,6 +61,28 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     })
 }
 
+impl Position {
+    /// Plays the move `uci` names (UCI notation, read as [`parse_move`] reads it) if it is
+    /// legal here, and returns it; otherwise says why ([`MoveError`]) and leaves the
+    /// position as it was. The checked twin of [`Position::play`], which trusts its move.
+    ///
+    /// ```
+    /// use rookling::board::Position;
+    ///
+    /// let mut pos = Position::startpos();
+    /// assert!(pos.try_play("e2e5").is_err());
+    /// assert_eq!(pos, Position::startpos());
+    /// let mv = pos.try_play("e2e4")?;
+    /// assert_eq!(mv.to_uci(false), "e2e4");
+    /// # Ok::<(), rookling::movegen::MoveError>(())
+    /// ```
+    pub fn try_play(&mut self, uci: &str) -> Result<Move, MoveError> {
+        let mv = parse_move(self, uci)?;
+        self.play(mv);
+        Ok(mv)
+    }
+}
+
 /// Plays `moves` from `pos`, all of them or none: on error `pos` is unchanged.
 pub fn play_moves<S: AsRef<str>>(pos: &mut Position, moves: &[S]) -> Result<(), MoveError> {
     let mut next = pos.clone();
@@ -97,5 +119,20 @@ mod tests {
         let castle = parse_move(&pos, "e1g1").expect("castling");
         assert_eq!(castle.kind(), MoveKind::Castling);
         assert_eq!(parse_move(&pos, "e1h1"), Ok(castle));
+    }
+
+    #[test]
+    fn try_play_plays_legal_moves_only() {
+        let mut pos = Position::startpos();
+        for bad in ["e2e5", "e1g1", "e7e5", "e2", "", "e2e4q", "i2i4"] {
+            assert!(pos.try_play(bad).is_err(), "{bad}");
+            assert_eq!(pos, Position::startpos(), "{bad} changed the position");
+        }
+        let mv = pos.try_play("g1f3").expect("legal");
+        assert_eq!(mv.to_uci(false), "g1f3");
+        assert_eq!(
+            pos.to_fen(),
+            "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+        );
     }
 }
