@@ -196,7 +196,9 @@ impl Run {
 /// Makes the kept table of `mb` megabytes ready for the next runs ([`Run::start`] of the
 /// same size): allocated if the kept one has another size (the old one is freed first),
 /// and every page touched, so that the first run does not pay for the page faults.
-/// `mb == 0` frees the kept table. On error no table is kept.
+/// `mb == 0` frees the kept table. On error no table is kept. (The engine's: UCI prepares
+/// `PerftHash` when it is set.)
+#[cfg(feature = "cli")]
 pub fn prepare(mb: usize) -> Result<(), TableError> {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
     if mb == 0 {
@@ -283,6 +285,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cli")]
     fn prepare_allocates_or_says_why_not() {
         // Other tests share the kept table, so only the outcomes are checked here.
         assert_eq!(prepare(3), Ok(()));

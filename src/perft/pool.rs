@@ -14,9 +14,9 @@
 //! the failed task should have contributed to.
 
 use crate::threads::{STACK_BYTES, cores};
-use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -91,15 +91,17 @@ struct Helpers {
 impl Helpers {
     /// Starts up to `count` helpers (a thread that cannot be started is left out).
     fn start(count: usize) -> Self {
-        let (queue, orders) = unbounded::<Order>();
+        let (queue, orders) = channel::<Order>();
+        // One queue for every helper: each takes the next order in turn.
+        let orders = Arc::new(Mutex::new(orders));
         let started = (0..count)
             .filter(|i| {
-                let orders = orders.clone();
+                let orders = Arc::clone(&orders);
                 std::thread::Builder::new()
                     .name(format!("perft-{}", i + 1))
                     .stack_size(STACK_BYTES)
                     .spawn(move || serve(&orders))
-                    .map_err(|e| log::warn!("cannot start a perft helper thread: {e}"))
+                    .map_err(|e| crate::log_warn!("cannot start a perft helper thread: {e}"))
                     .is_ok()
             })
             .count();
@@ -111,8 +113,10 @@ impl Helpers {
 }
 
 /// A helper's life: run each order, report it done (with its panic, if any).
-fn serve(orders: &Receiver<Order>) {
-    for order in orders {
+fn serve(orders: &Mutex<Receiver<Order>>) {
+    // The lock is held only while waiting for an order, never while running one.
+    let next = || orders.lock().unwrap_or_else(|e| e.into_inner()).recv().ok();
+    while let Some(order) = next() {
         let outcome = catch_unwind(AssertUnwindSafe(|| (order.task)()));
         let mut state = order.latch.lock();
         if let Err(payload) = outcome {

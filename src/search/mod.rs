@@ -149,7 +149,7 @@ impl Searcher {
     /// says why.
     pub fn new(hash_mb: usize) -> Self {
         let tt = Tt::new(hash_mb).unwrap_or_else(|e| {
-            log::warn!("no search hash table: {e}");
+            crate::log_warn!("no search hash table: {e}");
             Tt::none()
         });
         Self {
@@ -197,7 +197,9 @@ impl Searcher {
     }
 
     /// Puts `tt` in place of the hash table (one made ready elsewhere, so that the
-    /// caller decides when the allocation is paid for); the old table is returned.
+    /// caller decides when the allocation is paid for); the old table is returned. (The
+    /// engine's: UCI makes the table on its own thread.)
+    #[cfg(feature = "cli")]
     pub(crate) fn install_table(&mut self, tt: Tt) -> Tt {
         std::mem::replace(&mut self.tt, tt)
     }

@@ -63,7 +63,7 @@ pub fn spawn_helpers<'scope, 'env>(
         match spawned {
             Ok(handle) => handles.push(handle),
             Err(e) => {
-                log::warn!("search helper {} not started: {e}", i + 1);
+                crate::log_warn!("search helper {} not started: {e}", i + 1);
                 break;
             }
         }
