@@ -149,10 +149,18 @@ fn list(values: impl Iterator<Item = String>) -> String {
 /// without it the test shows as ignored instead of passing untested (`tests/tools.rs`
 /// fails under CI, where `CI` is set, if any of the programs is missing). Fathom is the
 /// independent Syzygy prober the tablebase tests check against.
+///
+/// Only when asked, by `ROOKLING_FIND_TOOLS=1` (set for this repository by
+/// `.cargo/config.toml`): a crate that depends on Rookling does not run its tests, so
+/// its builds never look at `PATH` nor rerun this script when `PATH` changes.
 fn detect_tools() {
     println!("cargo::rustc-check-cfg=cfg(has_stockfish)");
     println!("cargo::rustc-check-cfg=cfg(has_parallel)");
     println!("cargo::rustc-check-cfg=cfg(has_fathom)");
+    println!("cargo::rerun-if-env-changed=ROOKLING_FIND_TOOLS");
+    if env::var_os("ROOKLING_FIND_TOOLS").is_none_or(|v| v != "1") {
+        return;
+    }
     println!("cargo::rerun-if-env-changed=PATH");
     let mut dirs: Vec<_> = env::var_os("PATH")
         .map(|paths| env::split_paths(&paths).collect())
