@@ -44,6 +44,35 @@ fn seed_000_bug_in_a_script_against_the_builtin_reference() {
     assert_eq!(json["fen"], "8/8/3p4/1Pp3kr/1K3R2/8/4P1P1/8 w - c6 0 3");
 }
 
+/// With no `--reference` and no Stockfish on `PATH` (even one in `/usr/games`, which
+/// only `--reference stockfish` reaches), `compare` uses the built-in reference, says
+/// so, and still finds seed 000's bug in a UCI engine: the same path and move as
+/// against Stockfish.
+#[test]
+fn no_stockfish_on_path_means_the_builtin_reference() {
+    let empty = std::env::temp_dir().join(format!("rookling-no-path-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("temp dir");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rookling"))
+        .args(["compare", "--depth", "5", "--fen", SEED_000, "--candidate"])
+        .arg(buggy_engine("ep-in-check", "none"))
+        .env("PATH", &empty)
+        .output()
+        .expect("the binary runs");
+    let _ = std::fs::remove_dir_all(&empty);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with("reference: rookling (built-in: this program's generator)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Verdict: the engines differ: 674624 (reference) vs 674543 (candidate)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  missing: b5c6\n"), "{stdout}");
+    assert!(stdout.contains("  tag:     en passant\n"), "{stdout}");
+}
+
 /// A script may be the reference too; an exact script agrees with an exact UCI engine,
 /// and the built-in reference names itself on the `reference:` line.
 #[test]

@@ -30,7 +30,7 @@ pub struct CompareArgs {
     pub moves: Vec<String>,
     /// The engine trusted to be right: `rookling` (this program's generator, in
     /// process), a name from the engines file, a UCI command line or
-    /// `perftree:COMMAND` [default: stockfish, on PATH or in /usr/games, else rookling].
+    /// `perftree:COMMAND` [default: stockfish on PATH, else rookling].
     #[arg(long, value_name = "ENGINE")]
     pub reference: Option<String>,
     /// The engine under test: a name from the engines file, a UCI command line or

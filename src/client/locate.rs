@@ -52,12 +52,24 @@ pub fn find_program(program: &str, working_dir: Option<&Path>) -> Option<PathBuf
         };
         return full.is_file().then_some(full);
     }
+    on_path(program).or_else(|| {
+        GAMES_DIRS
+            .iter()
+            .map(|dir| Path::new(dir).join(program))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The program named `program` (no `/`) on `PATH` only, if there is one.
+pub fn on_path(program: &str) -> Option<PathBuf> {
+    if program.is_empty() || program.contains('/') {
+        return None;
+    }
     let path_dirs = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .unwrap_or_default();
     path_dirs
         .into_iter()
-        .chain(GAMES_DIRS.iter().map(PathBuf::from))
         .map(|dir| dir.join(program))
         .find(|p| p.is_file())
 }

@@ -6,7 +6,8 @@
 //! speaks UCI.
 //!
 //! A program given without a `/` is found by [`locate::find_program`]: on `PATH`, then
-//! in `/usr/games` (where Debian installs Stockfish).
+//! in `/usr/games` (where Debian installs Stockfish). The default reference is
+//! `stockfish` on `PATH` only ([`default_reference`]).
 
 use super::engines::{BUILTIN, Choice};
 use crate::client::locate::{self, EngineSpec};
@@ -188,10 +189,21 @@ fn spec(
     })
 }
 
-/// The reference used when none is named: Stockfish, as [`locate::stockfish`] finds
-/// it, or else the built-in reference.
+/// The reference used when none is named: `stockfish` on `PATH`, or else the built-in
+/// reference. Only `PATH` counts here (a Stockfish in `/usr/games` that is not on it is
+/// used when named, `--reference stockfish`): a user who takes Stockfish off `PATH`
+/// gets Rookling's own exact generator, as the `reference:` line then says.
 pub fn default_reference() -> Choice {
-    stockfish_or_builtin(locate::stockfish())
+    let found = locate::on_path("stockfish");
+    if found.is_none()
+        && let Some(elsewhere) = locate::stockfish()
+    {
+        log::info!(
+            "{} is not on PATH: using the built-in reference (--reference stockfish uses it)",
+            elsewhere.display()
+        );
+    }
+    stockfish_or_builtin(found)
 }
 
 /// Stockfish at `found`, or the built-in reference when it was not found.
