@@ -374,7 +374,8 @@ fn line(
 /// En passant: the enemy pawn that has just pushed two squares, our pawn beside it, and
 /// the capture tangled with the king: a pin along the rank (the capture would expose
 /// the king), a check by the pushed pawn (the capture answers it), a check along a line
-/// through the en passant square (the capture blocks it), or a pin on a diagonal.
+/// through the en passant square (the capture blocks it), or the taker pinned on its
+/// file or a diagonal (the capture leaves the line, or goes along it).
 fn en_passant(rng: &mut Rng) -> Option<Position> {
     let us = any_color(rng);
     let them = us.flip();
@@ -420,13 +421,13 @@ fn en_passant(rng: &mut Rng) -> Option<Position> {
             rank | Bitboard::from(origin) | Bitboard::from(ep),
         );
     } else {
-        if variant < 60 {
+        if variant < 52 {
             // The pushed pawn gives check.
             let kf = f + *rng.pick(&[-1i8, 1])?;
             if !s.put(rel(us, kf, 3)?, king) {
                 return None;
             }
-        } else if variant < 80 {
+        } else if variant < 68 {
             // A check along a line through the en passant square.
             let dir = *rng.pick(&DIRECTIONS)?;
             let back = (-dir.0, -dir.1);
@@ -439,8 +440,20 @@ fn en_passant(rng: &mut Rng) -> Option<Position> {
             }
             s.put(sniper, slider(rng, them, dir));
         } else {
-            // Our taker on a diagonal between our king and an enemy bishop or queen.
-            let dir = *rng.pick(&DIRECTIONS[4..])?;
+            // Our taker pinned to our king by an enemy slider: on its file or on the
+            // diagonal the capture leaves (the capture would expose the king), or on
+            // the diagonal it captures along (the capture stays legal).
+            let forward = match us {
+                Color::White => 1,
+                Color::Black => -1,
+            };
+            let along = (f - taker_file, forward);
+            let across = (-along.0, forward);
+            let dir = match rng.below(10) {
+                0..=3 => *rng.pick(&[across, (-across.0, -across.1)])?,
+                4..=6 => *rng.pick(&[(0, 1), (0, -1)])?,
+                _ => *rng.pick(&[along, (-along.0, -along.1)])?,
+            };
             let (near, far) = (1 + rng.below(3) as i8, 1 + rng.below(3) as i8);
             let toward = (-dir.0, -dir.1);
             let k = step(taker, toward, near)?;
@@ -453,12 +466,7 @@ fn en_passant(rng: &mut Rng) -> Option<Position> {
             if !s.put(k, king) {
                 return None;
             }
-            let kind = if rng.chance(70) {
-                PieceType::Bishop
-            } else {
-                PieceType::Queen
-            };
-            s.put(sniper, Piece::new(them, kind));
+            s.put(sniper, slider(rng, them, dir));
         }
         s.scatter_outside(rng, 0, 4, Bitboard::from(origin) | Bitboard::from(ep));
     }
@@ -797,5 +805,40 @@ mod tests {
         assert!(promotions >= 200, "{promotions} promotions");
         assert!(double >= 10, "{double} double checks");
         assert!(chess960 >= 120, "{chess960} Chess960 positions");
+    }
+
+    /// The en passant set-ups include takers pinned off the rank (on a file or a
+    /// diagonal the capture leaves), whose capture must be refused, and takers whose
+    /// capture stays legal.
+    #[test]
+    fn en_passant_pins_off_the_rank() {
+        let mut rng = Rng::new(5);
+        let (mut refused, mut allowed) = (0, 0);
+        for _ in 0..400 {
+            let Some(pos) = en_passant(&mut rng) else {
+                continue;
+            };
+            let Some(ep) = pos.en_passant() else {
+                continue;
+            };
+            let us = pos.side_to_move();
+            let takers = attacks::pawn(us.flip(), ep) & pos.colored(us, PieceType::Pawn);
+            let king = pos.king(us);
+            let taken = legal_moves(&pos)
+                .iter()
+                .any(|m| m.kind() == MoveKind::EnPassant);
+            let off_rank = takers.into_iter().all(|t| t.rank() != king.rank());
+            if takers.any() && off_rank && pos.checkers().is_empty() {
+                match taken {
+                    true => allowed += 1,
+                    false => refused += 1,
+                }
+            }
+        }
+        assert!(
+            refused >= 30,
+            "{refused} captures refused for a pin off the rank"
+        );
+        assert!(allowed >= 8, "{allowed} captures allowed");
     }
 }
