@@ -262,19 +262,21 @@ impl Searcher {
             root_moves = legal.to_vec();
         }
         let clock = if self.skill.enabled() {
-            // A weakened search is a guest on the clock: it budgets as if it had half
-            // its time and half its increment, and keeps at least `skill::OVERHEAD_MS`
-            // in reserve, so that its clock grows with the increments and even a
-            // loaded machine never makes it lose on time.
-            let half = Limits {
-                wtime: limits.wtime.map(|t| t / 2),
-                btime: limits.btime.map(|t| t / 2),
-                winc: limits.winc.map(|t| t / 2),
-                binc: limits.binc.map(|t| t / 2),
+            // A weakened search is a guest on the clock: it budgets as if it had only
+            // a share of its time and increment (half for the weak levels), and keeps
+            // at least `skill::OVERHEAD_MS` in reserve, so that even a loaded machine
+            // never makes it lose on time.
+            let share = self.skill.clock_share();
+            let part = |t: Option<u64>| t.map(|t| (t as f64 * share) as u64);
+            let budget = Limits {
+                wtime: part(limits.wtime),
+                btime: part(limits.btime),
+                winc: part(limits.winc),
+                binc: part(limits.binc),
                 ..limits.clone()
             };
             let overhead = self.move_overhead_ms.max(skill::OVERHEAD_MS);
-            Clock::new(&half, pos.side_to_move(), overhead, control.received)
+            Clock::new(&budget, pos.side_to_move(), overhead, control.received)
         } else {
             Clock::new(
                 limits,
@@ -313,8 +315,8 @@ impl Searcher {
         let skill = self.skill.enabled().then_some(self.skill);
         let mut lines = self.multipv;
         if let Some(skill) = skill {
-            max_depth = max_depth.min(skill.depth());
-            lines = lines.max(skill::LINES);
+            max_depth = max_depth.min(skill.depth(&mut self.rng));
+            lines = lines.max(skill.lines());
         }
         let view = View {
             shown: self.multipv.min(root_moves.len()),

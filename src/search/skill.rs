@@ -1,9 +1,10 @@
 //! Playing weaker on purpose: `Skill Level` 0 to 20 and `UCI_LimitStrength` with
-//! `UCI_Elo`, on one mechanism, Stockfish's. A weakened search looks at least four
-//! MultiPV lines, stops deepening at a depth set by the level, and plays one of its
-//! lines picked with a random term that grows with the weakness: the mistakes are
-//! second- and third-best moves a few plies deep, the inaccuracies of a weaker player,
-//! never a random move. Below level 20 the search ends at that depth, so it plays fast.
+//! `UCI_Elo`, on one mechanism, Stockfish's. A weakened search looks at several
+//! MultiPV lines (four up to level 10, fewer above, as the weakness fades), stops
+//! deepening at a depth set by the level, and plays one of its lines picked with a
+//! random term that grows with the weakness: the mistakes are second- and third-best
+//! moves a few plies deep, the inaccuracies of a weaker player, never a random move.
+//! Below level 20 the search ends at that depth, so it plays fast.
 //!
 //! `UCI_Elo` maps onto a (fractional) level through a table measured against
 //! Stockfish 15.1 at the same `UCI_Elo` (docs/playing.md has the matches).
@@ -22,19 +23,19 @@ pub const MAX_LEVEL: u32 = 20;
 /// rows are interpolated.
 const ELO_LEVELS: [(u32, f64); 7] = [
     (MIN_ELO, 3.1),
-    (1400, 3.7),
+    (1400, 3.5),
     (1600, 5.5),
-    (1800, 7.8),
+    (1800, 7.6),
     (2000, 12.5),
-    (2200, 18.0),
+    (2200, 18.5),
     (MAX_ELO, 20.0),
 ];
 
 /// The least time (ms) a weakened search keeps in reserve per move (it also budgets
-/// as if it had half its clock and half its increment).
+/// as if it had only a share of its clock and increment: [`Skill::clock_share`]).
 pub const OVERHEAD_MS: u64 = 100;
 
-/// How many lines a weakened search looks at, at least.
+/// How many lines the weak levels (up to 10) look at, at least.
 pub const LINES: usize = 4;
 /// The random term's scale: the spread of the lines' scores, at most this (cp):
 /// Stockfish's cap, its middlegame pawn (126 of its internal units, 208 to 100 cp).
@@ -90,9 +91,29 @@ impl Skill {
         self.level < f64::from(MAX_LEVEL)
     }
 
-    /// The deepest iteration a weakened search runs.
-    pub fn depth(&self) -> i32 {
-        1 + self.level as i32
+    /// The deepest iteration a weakened search runs: `1 + level`, the fraction of a
+    /// fractional level being the chance of one ply more (level 3.5 searches 4 plies
+    /// half the time and 5 the other half), so that `UCI_Elo` moves the strength
+    /// smoothly, not in steps of a ply.
+    pub fn depth(&self, rng: &mut Rng) -> i32 {
+        let whole = self.level.floor();
+        let deeper = (rng.below(1000) as f64) < (self.level - whole) * 1000.0;
+        1 + whole as i32 + i32::from(deeper)
+    }
+
+    /// How many lines a weakened search looks at, at least: [`LINES`] up to level 10,
+    /// then fewer as the [`Skill::weakness`] falls (still 4 up to level 13.3, then 3
+    /// up to 16.7, 2 below 20, 1 at 20). Every line costs search time (four lines
+    /// take about twice the nodes of one to reach the same depth) and lines the pick
+    /// would hardly ever play are not worth it: with four lines up to the last
+    /// level, the strength fell by about a ply's worth from level 20 to level 19.9.
+    pub fn lines(&self) -> usize {
+        if self.level <= 10.0 {
+            LINES
+        } else {
+            let fading = (LINES - 1) as f64 * (f64::from(MAX_LEVEL) - self.level) / 10.0;
+            1 + fading.ceil() as usize
+        }
     }
 
     /// How much the pick may stray from the best line: Stockfish's `120 - 2 x level`
@@ -104,6 +125,21 @@ impl Skill {
             120.0 - 2.0 * self.level
         } else {
             100.0 * (f64::from(MAX_LEVEL) - self.level) / 10.0
+        }
+    }
+
+    /// The share of its clock and increment a weakened search budgets as if it were
+    /// all it had: half up to level 10 (those levels end at their depth long before
+    /// the clock matters, and a clock that grows with the increments never runs down
+    /// to where a loaded machine makes it flag), then rising with the level to the
+    /// whole clock at level 20, so that, as with [`Skill::weakness`], the strong
+    /// levels rise smoothly to full strength instead of playing on half the time
+    /// full strength has.
+    pub fn clock_share(&self) -> f64 {
+        if self.level <= 10.0 {
+            0.5
+        } else {
+            0.5 + 0.5 * (self.level - 10.0) / 10.0
         }
     }
 
@@ -162,7 +198,43 @@ mod tests {
             last = level;
         }
         assert_eq!(Skill::from_level(25), Skill::FULL);
-        assert_eq!(Skill::from_level(3).depth(), 4);
+        let mut rng = Rng::new(1);
+        assert_eq!(Skill::from_level(3).depth(&mut rng), 4);
+    }
+
+    #[test]
+    fn a_fractional_level_searches_one_ply_deeper_as_often_as_its_fraction() {
+        let mut rng = Rng::new(5);
+        let skill = Skill { level: 3.25 };
+        let depths: Vec<i32> = (0..4000).map(|_| skill.depth(&mut rng)).collect();
+        assert!(depths.iter().all(|d| (4..=5).contains(d)));
+        let deeper = depths.iter().filter(|&&d| d == 5).count();
+        assert!((850..1150).contains(&deeper), "{deeper} of 4000");
+    }
+
+    #[test]
+    fn lines_fall_from_four_to_one_as_the_weakness_fades() {
+        let lines = |level: f64| Skill { level }.lines();
+        assert_eq!(lines(0.0), LINES);
+        assert_eq!(lines(10.0), LINES);
+        assert_eq!(lines(12.0), LINES);
+        assert_eq!(lines(15.0), 3);
+        assert_eq!(lines(18.5), 2);
+        assert_eq!(Skill::FULL.lines(), 1);
+        let mut last = LINES;
+        for tenth in 0..=200 {
+            let now = lines(f64::from(tenth) / 10.0);
+            assert!(now <= last, "{tenth}");
+            last = now;
+        }
+    }
+
+    #[test]
+    fn clock_share_is_half_for_weak_levels_and_rises_to_the_whole_clock() {
+        assert_eq!(Skill::from_level(0).clock_share(), 0.5);
+        assert_eq!(Skill::from_level(10).clock_share(), 0.5);
+        assert_eq!(Skill::from_level(15).clock_share(), 0.75);
+        assert_eq!(Skill::FULL.clock_share(), 1.0);
     }
 
     #[test]
