@@ -35,6 +35,7 @@ import time
 try:
     import chess
     import chess.syzygy
+    from tb_endings import random_position as any_position
 except ImportError:
     sys.exit("this script needs python-chess: pip install chess")
 
@@ -96,24 +97,10 @@ def fathom(fathom_path, tables, board):
 
 
 def random_position(material, rng):
-    """A random legal position of `material` (KRvKB: the first side's pieces, then the
-    second's), the colours either way round, either side to move, not over."""
-    first, second = material.split("v")
-    while True:
-        board = chess.Board(None)
-        squares = rng.sample(chess.SQUARES, len(first) + len(second))
-        ok = True
-        for color, side in ((chess.WHITE, first), (chess.BLACK, second)):
-            for letter in side:
-                sq = squares.pop()
-                if letter == "P" and chess.square_rank(sq) in (0, 7):
-                    ok = False
-                board.set_piece_at(sq, chess.Piece.from_symbol(letter if color else letter.lower()))
-        board.turn = rng.choice([chess.WHITE, chess.BLACK])
-        if rng.random() < 0.5:
-            board = board.mirror()
-        if ok and board.is_valid() and any(board.legal_moves):
-            return board
+    """A random legal position of `material` with a move to play: unlike the endings
+    script, positions with too little material to mate are kept (KBvK, KNvK, ... are
+    tables too)."""
+    return any_position(material, rng, playable=lambda board: any(board.legal_moves))
 
 
 def en_passant_position(material, rng, tries=2000):

@@ -63,9 +63,10 @@ def random_won(material, tables, rng, min_dtz):
             return board
 
 
-def random_position(material, rng):
-    """A random legal position of `material` (e.g. "KRPvKR"), either side to move, the
-    colours either way round, not over."""
+def random_position(material, rng, playable=lambda board: not board.is_game_over()):
+    """A random legal position of `material` (e.g. "KRPvKR": the first side's pieces, then
+    the second's), either side to move, the colours either way round, for which
+    `playable(board)` holds (by default: the game is not over)."""
     first, second = material.split("v")
     while True:
         board = chess.Board(None)
@@ -81,7 +82,7 @@ def random_position(material, rng):
         board.turn = rng.choice([chess.WHITE, chess.BLACK])
         if rng.random() < 0.5:
             board = board.mirror()
-        if ok and board.is_valid() and not board.is_game_over():
+        if ok and board.is_valid() and playable(board):
             return board
 
 
