@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release --example train -- --data FILE [--data FILE ...] --out nets/default.nnue
 //!     [--epochs 40] [--lr 0.001] [--batch 16384] [--lambda 1.0] [--threads 2] [--seed 1]
+//!     [--buckets 1] [--init NET]
 //! ```
 //!
 //! A data file holds 32-byte records (`rookling::data`, what `datagen` writes: only the
@@ -10,19 +11,24 @@
 //! older `FEN | SCORE | RESULT` lines (told apart by their first 32 bytes: a record's
 //! last byte is 0 or 1, never text). Positions are kept as records, 32 bytes each, and
 //! their inputs are found as they are trained on. The network (`rookling::nnue`: 768
-//! inputs per view -> HIDDEN -> squared clipped ReLU -> 1) is trained in f32 to predict
+//! inputs per view -> HIDDEN -> squared clipped ReLU -> 1 output from the weights of the
+//! position's output bucket, `--buckets` of 1, 2, 4 or 8 by piece count) is trained in
+//! f32 to predict
 //! `lambda * sigmoid(SCORE / 400) + (1 - lambda) * RESULT` for the side to move, with
 //! mean squared error on `sigmoid(output)`, AdamW, the learning rate cut tenfold for
 //! the last quarter of the epochs, and 1% of the positions held out to report a
 //! validation loss. Output weights stay within +-1.98 so that the quantised network
 //! (first layer x255, output x64) cannot overflow. The quantised network is written
-//! after every epoch. The same data (in the same order), seed and thread count give
-//! the same network, byte for byte.
+//! after every epoch. `--init NET` starts from the weights of an existing network file
+//! (dequantised, so that the first forward pass is that network's) instead of random
+//! ones, to fine-tune it on new data; a one-bucket network's output layer starts every
+//! bucket. The same data (in the same order), seed, thread count and starting network
+//! give the same network, byte for byte.
 
 use rookling::board::Color;
 use rookling::data::{Record, TextPosition, file};
 use rookling::nnue::features::{INPUTS, index};
-use rookling::nnue::{HIDDEN, Network, QA, QB, SCALE};
+use rookling::nnue::{HIDDEN, Network, QA, QB, SCALE, output_bucket};
 use rookling::search::selfplay::Rng;
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -42,12 +48,14 @@ struct Sample {
     score: f32,
     /// The game result, side to move: 1, 0.5, 0.
     result: f32,
+    /// The output bucket.
+    bucket: u8,
 }
 
 impl Sample {
     /// The inputs and targets of `record` (a record holds at most 32 pieces).
     #[inline(always)]
-    fn new(record: &Record) -> Self {
+    fn new(record: &Record, buckets: usize) -> Self {
         let stm = record.side_to_move();
         let (score, result) = (
             f32::from(record.white_score()),
@@ -62,11 +70,13 @@ impl Sample {
             } else {
                 1.0 - result
             },
+            bucket: 0,
         };
         for (sq, piece) in record.pieces().take(MAX_ACTIVE) {
             sample.features[usize::from(sample.count)] = index(stm, piece, sq) as u16;
             sample.count += 1;
         }
+        sample.bucket = output_bucket(u32::from(sample.count), buckets) as u8;
         sample
     }
 }
@@ -84,22 +94,28 @@ fn other_view(i: usize) -> usize {
 struct Params {
     ft_w: Vec<[f32; HIDDEN]>,
     ft_b: [f32; HIDDEN],
-    out_w: [[f32; HIDDEN]; 2],
-    out_b: f32,
+    /// Each output bucket's weights: side to move's view, then the other's.
+    out_w: Vec<[[f32; HIDDEN]; 2]>,
+    /// Each output bucket's bias.
+    out_b: Vec<f32>,
 }
 
 impl Params {
-    fn zeros() -> Self {
+    fn zeros(buckets: usize) -> Self {
         Self {
             ft_w: vec![[0.0; HIDDEN]; INPUTS],
             ft_b: [0.0; HIDDEN],
-            out_w: [[0.0; HIDDEN]; 2],
-            out_b: 0.0,
+            out_w: vec![[[0.0; HIDDEN]; 2]; buckets],
+            out_b: vec![0.0; buckets],
         }
     }
 
-    fn random(rng: &mut Rng) -> Self {
-        let mut p = Self::zeros();
+    fn buckets(&self) -> usize {
+        self.out_b.len()
+    }
+
+    fn random(rng: &mut Rng, buckets: usize) -> Self {
+        let mut p = Self::zeros(buckets);
         let mut uniform = |scale: f32| {
             let u = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
             (2.0 * u - 1.0) * scale
@@ -111,12 +127,43 @@ impl Params {
             }
         }
         let out = 1.0 / ((2 * HIDDEN) as f32).sqrt();
-        for row in p.out_w.iter_mut() {
+        for row in p.out_w.iter_mut().flatten() {
             for w in row.iter_mut() {
                 *w = uniform(out);
             }
         }
         p
+    }
+
+    /// The weights of `net`, dequantised, with `buckets` output buckets: `net`'s own,
+    /// or its single one copied into each.
+    fn from_network(net: &Network, buckets: usize) -> Result<Self, String> {
+        if net.buckets() != buckets && net.buckets() != 1 {
+            return Err(format!(
+                "--init: a network of {} output buckets cannot start one of {buckets}",
+                net.buckets()
+            ));
+        }
+        let mut p = Self::zeros(buckets);
+        let (qa, qb) = (QA as f32, QB as f32);
+        for (dst, src) in p.ft_w.iter_mut().zip(&net.ft_weights) {
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = f32::from(s) / qa;
+            }
+        }
+        for (d, &s) in p.ft_b.iter_mut().zip(&net.ft_bias) {
+            *d = f32::from(s) / qa;
+        }
+        for (b, (w, bias)) in p.out_w.iter_mut().zip(p.out_b.iter_mut()).enumerate() {
+            let from = if net.buckets() == 1 { 0 } else { b };
+            for (dst, src) in w.iter_mut().zip(&net.out_weights[from]) {
+                for (d, &s) in dst.iter_mut().zip(src) {
+                    *d = f32::from(s) / qb;
+                }
+            }
+            *bias = net.out_bias[from] as f32 / (qa * qb);
+        }
+        Ok(p)
     }
 
     /// Every parameter as one flat slice of rows, for the optimiser.
@@ -125,8 +172,8 @@ impl Params {
             .iter_mut()
             .map(|r| &mut r[..])
             .chain(std::iter::once(&mut self.ft_b[..]))
-            .chain(self.out_w.iter_mut().map(|r| &mut r[..]))
-            .chain(std::iter::once(std::slice::from_mut(&mut self.out_b)))
+            .chain(self.out_w.iter_mut().flatten().map(|r| &mut r[..]))
+            .chain(std::iter::once(&mut self.out_b[..]))
     }
 
     fn add(&mut self, other: &Self) {
@@ -142,8 +189,8 @@ impl Params {
             .iter()
             .map(|r| &r[..])
             .chain(std::iter::once(&self.ft_b[..]))
-            .chain(self.out_w.iter().map(|r| &r[..]))
-            .chain(std::iter::once(std::slice::from_ref(&self.out_b)))
+            .chain(self.out_w.iter().flatten().map(|r| &r[..]))
+            .chain(std::iter::once(&self.out_b[..]))
     }
 
     fn clear(&mut self) {
@@ -153,7 +200,8 @@ impl Params {
     }
 
     fn quantise(&self) -> Box<Network> {
-        let mut net = Network::zeroed();
+        // The bucket count was checked when the options were read.
+        let mut net = Network::zeroed_with(self.buckets()).unwrap_or_else(Network::zeroed);
         let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32768.0, 32767.0) as i16;
         for (dst, src) in net.ft_weights.iter_mut().zip(&self.ft_w) {
             for (d, s) in dst.iter_mut().zip(src) {
@@ -163,12 +211,19 @@ impl Params {
         for (d, s) in net.ft_bias.iter_mut().zip(&self.ft_b) {
             *d = q(*s, QA);
         }
-        for (dst, src) in net.out_weights.iter_mut().zip(&self.out_w) {
+        for (dst, src) in net
+            .out_weights
+            .iter_mut()
+            .flatten()
+            .zip(self.out_w.iter().flatten())
+        {
             for (d, s) in dst.iter_mut().zip(src) {
                 *d = q(*s, QB);
             }
         }
-        net.out_bias = (self.out_b * (QA * QB) as f32).round() as i32;
+        for (d, s) in net.out_bias.iter_mut().zip(&self.out_b) {
+            *d = (s * (QA * QB) as f32).round() as i32;
+        }
         net
     }
 }
@@ -192,8 +247,9 @@ fn forward(p: &Params, s: &Sample) -> ([f32; HIDDEN], [f32; HIDDEN], f32) {
     let feats = &s.features[..s.count as usize];
     let us = accumulate(p, feats.iter().map(|&i| i as usize));
     let them = accumulate(p, feats.iter().map(|&i| other_view(i as usize)));
-    let mut out = p.out_b;
-    for (view, w) in [&us, &them].into_iter().zip(&p.out_w) {
+    let bucket = usize::from(s.bucket);
+    let mut out = p.out_b[bucket];
+    for (view, w) in [&us, &them].into_iter().zip(&p.out_w[bucket]) {
         for (a, w) in view.iter().zip(w) {
             let h = a.clamp(0.0, 1.0);
             out += h * h * w;
@@ -214,22 +270,23 @@ fn target(s: &Sample, lambda: f32) -> f32 {
 fn backward(p: &Params, batch: &[Record], lambda: f32, grad: &mut Params) -> f32 {
     let mut loss = 0.0;
     for record in batch {
-        let s = &Sample::new(record);
+        let s = &Sample::new(record, p.buckets());
+        let bucket = usize::from(s.bucket);
         let (us, them, out) = forward(p, s);
         let pred = sigmoid(out);
         let err = pred - target(s, lambda);
         loss += err * err;
         let d_out = 2.0 * err * pred * (1.0 - pred);
-        grad.out_b += d_out;
+        grad.out_b[bucket] += d_out;
         let feats = &s.features[..s.count as usize];
         for (v, view) in [&us, &them].into_iter().enumerate() {
             let mut d_acc = [0.0f32; HIDDEN];
             for j in 0..HIDDEN {
                 let a = view[j];
                 let h = a.clamp(0.0, 1.0);
-                grad.out_w[v][j] += d_out * h * h;
+                grad.out_w[bucket][v][j] += d_out * h * h;
                 d_acc[j] = if a > 0.0 && a < 1.0 {
-                    d_out * p.out_w[v][j] * 2.0 * a
+                    d_out * p.out_w[bucket][v][j] * 2.0 * a
                 } else {
                     0.0
                 };
@@ -281,7 +338,7 @@ impl Adam {
                 pr[i] -= lr * (update + Self::DECAY * pr[i]);
             }
         }
-        for row in p.out_w.iter_mut() {
+        for row in p.out_w.iter_mut().flatten() {
             for w in row.iter_mut() {
                 *w = w.clamp(-OUT_CLIP, OUT_CLIP);
             }
@@ -339,6 +396,10 @@ struct Options {
     lambda: f32,
     threads: usize,
     seed: u64,
+    /// Output buckets; `None`: the `--init` network's, else 1.
+    buckets: Option<usize>,
+    /// A network file to start from.
+    init: Option<String>,
 }
 
 fn options() -> Result<Options, String> {
@@ -351,6 +412,8 @@ fn options() -> Result<Options, String> {
         lambda: 1.0,
         threads: 2,
         seed: 1,
+        buckets: None,
+        init: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -366,6 +429,8 @@ fn options() -> Result<Options, String> {
             "--lambda" => o.lambda = value.parse().map_err(|_| format!("{flag}: {value}"))?,
             "--threads" => o.threads = value.parse().map_err(bad)?,
             "--seed" => o.seed = value.parse().map_err(bad)?,
+            "--buckets" => o.buckets = Some(value.parse().map_err(bad)?),
+            "--init" => o.init = Some(value.clone()),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -374,6 +439,13 @@ fn options() -> Result<Options, String> {
     }
     if o.batch == 0 || o.threads == 0 || o.epochs == 0 {
         return Err("--batch, --threads and --epochs must be positive".into());
+    }
+    if let Some(b) = o.buckets
+        && Network::zeroed_with(b).is_none()
+    {
+        return Err(format!(
+            "--buckets {b}: the bucket count must be 1, 2, 4 or 8"
+        ));
     }
     Ok(o)
 }
@@ -391,7 +463,7 @@ fn validate(p: &Params, samples: &[Record], lambda: f32, threads: usize) -> f32 
                 scope.spawn(move || {
                     part.iter()
                         .map(|r| {
-                            let s = Sample::new(r);
+                            let s = Sample::new(r, p.buckets());
                             (sigmoid(forward(p, &s).2) - target(&s, lambda)).powi(2)
                         })
                         .sum::<f32>()
@@ -430,13 +502,28 @@ fn run() -> Result<(), String> {
         valid.len(),
         start.elapsed().as_secs_f64()
     );
-    let mut params = Params::random(&mut rng);
+    let mut params = match &o.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("--init {path}: {e}"))?;
+            let p = Params::from_network(&net, o.buckets.unwrap_or(net.buckets()))?;
+            eprintln!(
+                "starting from {path} ({} output buckets, now {}): validation loss {:.6}",
+                net.buckets(),
+                p.buckets(),
+                validate(&p, valid, o.lambda, o.threads)
+            );
+            p
+        }
+        None => Params::random(&mut rng, o.buckets.unwrap_or(1)),
+    };
+    let buckets = params.buckets();
     let mut adam = Adam {
-        m: Params::zeros(),
-        v: Params::zeros(),
+        m: Params::zeros(buckets),
+        v: Params::zeros(buckets),
         t: 0,
     };
-    let mut grads: Vec<Params> = (0..o.threads).map(|_| Params::zeros()).collect();
+    let mut grads: Vec<Params> = (0..o.threads).map(|_| Params::zeros(buckets)).collect();
     for epoch in 0..o.epochs {
         let lr = if epoch >= o.epochs * 3 / 4 {
             o.lr / 10.0

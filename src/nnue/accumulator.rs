@@ -200,9 +200,10 @@ impl AccumulatorStack {
         self.fresh[ply + 1] = false;
     }
 
-    /// The network's output for the position at `ply` (`stm` to move), in centipawns.
+    /// The network's output for `pos`, the position at `ply`, in centipawns for its side
+    /// to move.
     #[inline]
-    pub fn evaluate(&mut self, ply: usize, stm: Color) -> i32 {
+    pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
         if !self.fresh[ply] {
             let mut base = ply - 1;
             while !self.fresh[base] {
@@ -214,7 +215,9 @@ impl AccumulatorStack {
                 self.fresh[p] = true;
             }
         }
-        self.net.evaluate(&self.accs[ply], stm)
+        let pieces = pos.occupied().count();
+        self.net
+            .evaluate(&self.accs[ply], pos.side_to_move(), pieces)
     }
 }
 
@@ -262,8 +265,8 @@ mod tests {
         let mut stack = AccumulatorStack::new(net, &pos, 16);
         for ply in 0..12 {
             if ply % 3 == 1 {
-                let fresh = net.evaluate(&Accumulator::new(net, &pos), pos.side_to_move());
-                assert_eq!(stack.evaluate(ply, pos.side_to_move()), fresh, "ply {ply}");
+                let fresh = crate::nnue::evaluate(&pos);
+                assert_eq!(stack.evaluate(ply, &pos), fresh, "ply {ply}");
             }
             if ply == 5 && !pos.in_check() {
                 stack.push_null(ply);

@@ -12,14 +12,20 @@ pub mod features;
 mod network;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use network::{HIDDEN, Network, NetworkError, QA, QB, SCALE, network, network_id};
+pub use network::{
+    HIDDEN, MAX_BUCKETS, Network, NetworkError, QA, QB, SCALE, network, network_id, output_bucket,
+};
 
 use crate::board::Position;
 
 /// The evaluation of `pos` for the side to move (centipawns), computed from scratch.
 pub fn evaluate(pos: &Position) -> i32 {
     let net = network();
-    net.evaluate(&Accumulator::new(net, pos), pos.side_to_move())
+    net.evaluate(
+        &Accumulator::new(net, pos),
+        pos.side_to_move(),
+        pos.occupied().count(),
+    )
 }
 
 #[cfg(test)]

@@ -16,10 +16,26 @@ pub const QB: i32 = 64;
 /// `sigmoid(score / SCALE)`.
 pub const SCALE: i32 = 400;
 
-/// The file's first bytes.
+/// The first bytes of a one-bucket file (the format since the first network):
+/// `RKNN`, the hidden size (`u32`), then the weights.
 const MAGIC: &[u8; 4] = b"RKNN";
+/// The first bytes of a file with output buckets: `RKNB`, the hidden size and the
+/// bucket count (`u32` each), then the weights.
+const MAGIC_BUCKETS: &[u8; 4] = b"RKNB";
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 8;
 /// The network every build plays with.
 const DEFAULT: &[u8] = include_bytes!("../../nets/default.nnue");
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a network of
+/// `buckets` output buckets (1, 2, 4 or 8): the pieces beyond the two kings, in groups
+/// of `32 / buckets` (with 8: 2-5 pieces bucket 0, ..., 30-32 bucket 7). Shared with
+/// the trainer, so the two cannot disagree.
+#[inline(always)]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let shift = 5 - buckets.trailing_zeros();
+    ((pieces.saturating_sub(2) >> shift) as usize).min(buckets - 1)
+}
 
 /// The weights, quantised.
 #[repr(C, align(64))]
@@ -28,33 +44,44 @@ pub struct Network {
     pub ft_weights: [[i16; HIDDEN]; INPUTS],
     /// The first layer's biases.
     pub ft_bias: [i16; HIDDEN],
-    /// The output weights: the side to move's `HIDDEN` first, then the other side's.
-    pub out_weights: [[i16; HIDDEN]; 2],
-    /// The output bias, in units of `1 / (QA * QB)`.
-    pub out_bias: i32,
+    /// The output weights of each bucket: the side to move's `HIDDEN` first, then the
+    /// other side's. Only the first [`buckets`](Self::buckets) are used.
+    pub out_weights: [[[i16; HIDDEN]; 2]; MAX_BUCKETS],
+    /// The output bias of each bucket, in units of `1 / (QA * QB)`.
+    pub out_bias: [i32; MAX_BUCKETS],
+    /// How many output buckets are used: 1, 2, 4 or 8.
+    buckets: usize,
 }
 
 /// Why a network file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkError {
-    /// It does not start with the magic bytes `RKNN`.
+    /// It does not start with the magic bytes `RKNN` or `RKNB`.
     NotANetwork,
     /// It was made for another hidden layer size.
     WrongShape(u32),
+    /// Its bucket count is not 1, 2, 4 or 8.
+    WrongBuckets(u32),
     /// Its length is not the one its shape needs.
-    WrongLength(usize),
+    WrongLength {
+        /// The file's length.
+        len: usize,
+        /// The length its header's shape needs.
+        expected: usize,
+    },
 }
 
 impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotANetwork => f.write_str("not a Rookling network (no RKNN header)"),
+            Self::NotANetwork => f.write_str("not a Rookling network (no RKNN or RKNB header)"),
             Self::WrongShape(h) => write!(f, "a network of {h} hidden neurons, not {HIDDEN}"),
-            Self::WrongLength(n) => write!(
-                f,
-                "a network file of {n} bytes, not {}",
-                Network::FILE_BYTES
-            ),
+            Self::WrongBuckets(b) => {
+                write!(f, "a network of {b} output buckets, not 1, 2, 4 or 8")
+            }
+            Self::WrongLength { len, expected } => {
+                write!(f, "a network file of {len} bytes, not {expected}")
+            }
         }
     }
 }
@@ -62,25 +89,42 @@ impl fmt::Display for NetworkError {
 impl std::error::Error for NetworkError {}
 
 impl Network {
-    /// The size of a network file: header, then every weight little-endian in field order.
-    pub const FILE_BYTES: usize = 8 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+    /// The size of a network file with `buckets` output buckets: header, then every
+    /// weight little-endian in field order (the first layer, its biases, each bucket's
+    /// output weights, then each bucket's output bias).
+    pub const fn file_bytes(buckets: usize) -> usize {
+        let header = if buckets == 1 { 8 } else { 12 };
+        header + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+    }
 
-    /// Reads a network file.
+    /// Reads a network file: `RKNN` (one output bucket) or `RKNB` (several).
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Self>, NetworkError> {
-        if bytes.len() < 8 || &bytes[..4] != MAGIC {
-            return Err(NetworkError::NotANetwork);
-        }
-        let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        };
+        let (buckets, header) = match bytes.get(..4) {
+            Some(m) if m == MAGIC => (1, 8),
+            Some(m) if m == MAGIC_BUCKETS => (word(8).ok_or(NetworkError::NotANetwork)?, 12),
+            _ => return Err(NetworkError::NotANetwork),
+        };
+        let hidden = word(4).ok_or(NetworkError::NotANetwork)?;
         if hidden as usize != HIDDEN {
             return Err(NetworkError::WrongShape(hidden));
         }
-        if bytes.len() != Self::FILE_BYTES {
-            return Err(NetworkError::WrongLength(bytes.len()));
+        let mut net =
+            Self::zeroed_with(buckets as usize).ok_or(NetworkError::WrongBuckets(buckets))?;
+        let expected = Self::file_bytes(net.buckets);
+        if bytes.len() != expected {
+            return Err(NetworkError::WrongLength {
+                len: bytes.len(),
+                expected,
+            });
         }
-        let mut words = bytes[8..]
+        let mut words = bytes[header..]
             .chunks_exact(2)
             .map(|w| i16::from_le_bytes([w[0], w[1]]));
-        let mut net = Self::zeroed();
         let mut fill = |row: &mut [i16]| {
             for w in row {
                 *w = words.next().unwrap_or(0);
@@ -90,75 +134,108 @@ impl Network {
             fill(row);
         }
         fill(&mut net.ft_bias);
-        for row in net.out_weights.iter_mut() {
+        let n = net.buckets;
+        for row in net.out_weights[..n].iter_mut().flatten() {
             fill(row);
         }
-        let tail = &bytes[Self::FILE_BYTES - 4..];
-        net.out_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let biases = bytes[expected - 4 * n..].chunks_exact(4);
+        for (b, w) in net.out_bias.iter_mut().zip(biases) {
+            *b = i32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        }
         Ok(net)
     }
 
-    /// Writes the network in the format [`from_bytes`](Self::from_bytes) reads.
+    /// Writes the network in the format [`from_bytes`](Self::from_bytes) reads: `RKNN`
+    /// for one output bucket (so such a file reads and writes back byte for byte),
+    /// `RKNB` for more.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Self::FILE_BYTES);
-        out.extend_from_slice(MAGIC);
+        let n = self.buckets;
+        let mut out = Vec::with_capacity(Self::file_bytes(n));
+        out.extend_from_slice(if n == 1 { MAGIC } else { MAGIC_BUCKETS });
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        if n > 1 {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
         let rows = self
             .ft_weights
             .iter()
             .chain(std::iter::once(&self.ft_bias))
-            .chain(self.out_weights.iter());
+            .chain(self.out_weights[..n].iter().flatten());
         for row in rows {
             for w in row {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias[..n] {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
-    /// A network of zeros, on the heap (it is too big for some threads' stacks).
+    /// How many output buckets the network uses.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// A network of zeros with one output bucket, on the heap (it is too big for some
+    /// threads' stacks).
     pub fn zeroed() -> Box<Self> {
         let layout = std::alloc::Layout::new::<Self>();
         // SAFETY: the layout is the non-zero-sized `Network`'s; every field is an integer
         // (array), for which all-zero bytes are a valid value, so the zeroed allocation is
         // a valid `Network` and `Box` may own it with the same layout.
-        unsafe {
+        let mut net = unsafe {
             let ptr = std::alloc::alloc_zeroed(layout).cast::<Self>();
             if ptr.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
             Box::from_raw(ptr)
-        }
+        };
+        net.buckets = 1;
+        net
     }
 
-    /// The output for `stm` to move, in centipawns, from both views' accumulators.
+    /// A network of zeros with `buckets` output buckets; `None` unless that is 1, 2, 4
+    /// or 8.
+    pub fn zeroed_with(buckets: usize) -> Option<Box<Self>> {
+        if !buckets.is_power_of_two() || buckets > MAX_BUCKETS {
+            return None;
+        }
+        let mut net = Self::zeroed();
+        net.buckets = buckets;
+        Some(net)
+    }
+
+    /// The output for `stm` to move with `pieces` pieces on the board, in centipawns,
+    /// from both views' accumulators.
     #[inline]
-    pub fn evaluate(&self, acc: &super::Accumulator, stm: Color) -> i32 {
+    pub fn evaluate(&self, acc: &super::Accumulator, stm: Color, pieces: u32) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets);
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU supports AVX2, the only feature `output_avx2` is compiled for.
-            return unsafe { self.output_avx2(acc, stm) };
+            return unsafe { self.output_avx2(acc, stm, bucket) };
         }
-        self.output(acc, stm)
+        self.output(acc, stm, bucket)
     }
 
     /// [`output`](Self::output) compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn output_avx2(&self, acc: &super::Accumulator, stm: Color) -> i32 {
-        self.output(acc, stm)
+    fn output_avx2(&self, acc: &super::Accumulator, stm: Color, bucket: usize) -> i32 {
+        self.output(acc, stm, bucket)
     }
 
-    /// The output layer. Each view's dot fits an `i32` (see [`screlu_dot`]); their sum
-    /// and the scaling need not, so they are done in `i64` and the result saturates.
+    /// The output layer of `bucket`. Each view's dot fits an `i32` (see
+    /// [`screlu_dot`]); their sum and the scaling need not, so they are done in `i64`
+    /// and the result saturates.
     #[inline(always)]
-    fn output(&self, acc: &super::Accumulator, stm: Color) -> i32 {
+    fn output(&self, acc: &super::Accumulator, stm: Color, bucket: usize) -> i32 {
         let us = &acc.values[stm.index()];
         let them = &acc.values[stm.flip().index()];
-        let sum = i64::from(screlu_dot(us, &self.out_weights[0]))
-            + i64::from(screlu_dot(them, &self.out_weights[1]));
-        let out = (sum / i64::from(QA) + i64::from(self.out_bias)) * i64::from(SCALE)
+        let weights = &self.out_weights[bucket];
+        let sum = i64::from(screlu_dot(us, &weights[0])) + i64::from(screlu_dot(them, &weights[1]));
+        let out = (sum / i64::from(QA) + i64::from(self.out_bias[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         out.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
@@ -223,11 +300,18 @@ mod tests {
             Network::from_bytes(b"").err(),
             Some(NetworkError::NotANetwork)
         );
+        assert_eq!(
+            Network::from_bytes(b"RKNB\x00\x01").err(),
+            Some(NetworkError::NotANetwork)
+        );
         let mut bytes = DEFAULT.to_vec();
         bytes.pop();
         assert_eq!(
             Network::from_bytes(&bytes).err(),
-            Some(NetworkError::WrongLength(Network::FILE_BYTES - 1))
+            Some(NetworkError::WrongLength {
+                len: Network::file_bytes(1) - 1,
+                expected: Network::file_bytes(1)
+            })
         );
         bytes = DEFAULT.to_vec();
         bytes[4] = 7;
@@ -235,5 +319,137 @@ mod tests {
             Network::from_bytes(&bytes),
             Err(NetworkError::WrongShape(_))
         ));
+    }
+
+    /// A network with `buckets` output buckets and every weight of its own, from the
+    /// built-in one.
+    fn bucketed(buckets: usize) -> Box<Network> {
+        let one = Network::from_bytes(DEFAULT).expect("nets/default.nnue reads");
+        let mut net = Network::zeroed_with(buckets).expect("a valid bucket count");
+        net.ft_weights = one.ft_weights;
+        net.ft_bias = one.ft_bias;
+        for b in 0..buckets {
+            for (v, view) in net.out_weights[b].iter_mut().enumerate() {
+                for (i, w) in view.iter_mut().enumerate() {
+                    *w = one.out_weights[0][v][i].wrapping_add((b * 3 + i % 5) as i16);
+                }
+            }
+            net.out_bias[b] = one.out_bias[0] - 1000 * b as i32;
+        }
+        net
+    }
+
+    #[test]
+    fn bucketed_networks_write_and_read_back_unchanged() {
+        for buckets in [2, 4, 8] {
+            let net = bucketed(buckets);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), Network::file_bytes(buckets));
+            assert_eq!(&bytes[..4], MAGIC_BUCKETS);
+            let back = Network::from_bytes(&bytes).expect("a written network reads");
+            assert_eq!(back.buckets(), buckets);
+            assert_eq!(back.to_bytes(), bytes);
+            assert!(back.out_weights == net.out_weights && back.out_bias == net.out_bias);
+        }
+    }
+
+    #[test]
+    fn bucketed_files_of_a_wrong_shape_are_refused() {
+        let good = bucketed(8).to_bytes();
+        for count in [0u32, 3, 16, u32::MAX] {
+            let mut bytes = good.clone();
+            bytes[8..12].copy_from_slice(&count.to_le_bytes());
+            assert_eq!(
+                Network::from_bytes(&bytes).err(),
+                Some(NetworkError::WrongBuckets(count)),
+                "{count} buckets"
+            );
+        }
+        // A header saying 4 buckets over the weights of 8, and a file cut short.
+        let mut bytes = good.clone();
+        bytes[8] = 4;
+        assert_eq!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::WrongLength {
+                len: good.len(),
+                expected: Network::file_bytes(4)
+            })
+        );
+        assert!(matches!(
+            Network::from_bytes(&good[..good.len() - 2]),
+            Err(NetworkError::WrongLength { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&good[..10]),
+            Err(NetworkError::NotANetwork)
+        ));
+        let message = Network::from_bytes(&good[..good.len() - 2])
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            message.as_deref(),
+            Some("a network file of 401962 bytes, not 401964")
+        );
+    }
+
+    #[test]
+    fn buckets_follow_the_piece_count() {
+        let eight: Vec<usize> = (2..=32).map(|p| output_bucket(p, 8)).collect();
+        assert_eq!(&eight[..5], &[0, 0, 0, 0, 1]);
+        assert_eq!(eight[30], 7);
+        assert!(eight.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert!((0..=40).all(|p| output_bucket(p, 1) == 0));
+        assert_eq!(output_bucket(32, 2), 1);
+        assert_eq!(output_bucket(17, 2), 0);
+        assert_eq!(output_bucket(32, 4), 3);
+    }
+
+    /// Each bucket's weights are the ones used for positions with its piece count.
+    #[test]
+    fn a_position_is_evaluated_with_its_bucket() {
+        use crate::board::Position;
+        let net = bucketed(8);
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").expect("valid FEN");
+        let acc = super::super::Accumulator::new(&net, &pos);
+        let stm = pos.side_to_move();
+        let mut only = Network::zeroed_with(8).expect("8 buckets");
+        only.ft_weights = net.ft_weights;
+        only.ft_bias = net.ft_bias;
+        only.out_weights[0] = net.out_weights[0];
+        only.out_bias[0] = net.out_bias[0];
+        assert_eq!(net.evaluate(&acc, stm, 3), only.evaluate(&acc, stm, 3));
+        assert_ne!(net.evaluate(&acc, stm, 3), net.evaluate(&acc, stm, 32));
+        only.out_weights[0] = net.out_weights[7];
+        only.out_bias[0] = net.out_bias[7];
+        assert_eq!(net.evaluate(&acc, stm, 32), only.evaluate(&acc, stm, 3));
+    }
+
+    /// A network whose buckets all hold the one-bucket network's output layer (how the
+    /// trainer's `--init` starts them) evaluates every position exactly as that network.
+    #[test]
+    fn copied_buckets_evaluate_as_one() {
+        use crate::board::Position;
+        let one = Network::from_bytes(DEFAULT).expect("nets/default.nnue reads");
+        let mut eight = Network::zeroed_with(8).expect("8 buckets");
+        eight.ft_weights = one.ft_weights;
+        eight.ft_bias = one.ft_bias;
+        eight.out_weights = [one.out_weights[0]; MAX_BUCKETS];
+        eight.out_bias = [one.out_bias[0]; MAX_BUCKETS];
+        for fen in [
+            crate::board::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R b KQ - 0 8",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).expect("valid FEN");
+            let acc = super::super::Accumulator::new(&one, &pos);
+            let (stm, pieces) = (pos.side_to_move(), pos.occupied().count());
+            assert_eq!(
+                eight.evaluate(&acc, stm, pieces),
+                one.evaluate(&acc, stm, pieces),
+                "{fen}"
+            );
+        }
     }
 }

@@ -227,7 +227,7 @@ impl<'a> Search<'a> {
         if let Some(score) = known_ending(&self.pos) {
             return score;
         }
-        let eval = self.acc.evaluate(ply, self.pos.side_to_move());
+        let eval = self.acc.evaluate(ply, &self.pos);
         eval.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
