@@ -3,11 +3,10 @@
 
 mod common;
 
-use common::run::rookling;
+use common::run::{rookling, strings};
 
 use rookling::board::{MoveKind, Position};
 use rookling::movegen::legal_moves;
-use serde_json::Value;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
@@ -15,15 +14,6 @@ const SEED_000: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
 /// The buggy engine's command line with `bug`.
 fn engine(bug: &str) -> String {
     common::buggy_engine(bug, "none")
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .expect("an array")
-        .iter()
-        .map(|v| v.as_str().expect("a string").to_string())
-        .collect()
 }
 
 /// Rookling itself (the default candidate, speaking UCI) against Stockfish (the

@@ -5,7 +5,7 @@
 mod common;
 
 use common::perftree_script;
-use common::run::rookling_within;
+use common::run::{rookling_within, strings};
 use rookling::board::Position;
 use rookling::movegen::{legal_moves, play_moves};
 use serde_json::Value;
@@ -20,15 +20,6 @@ fn hunt(candidate: &str, args: &[&str]) -> (Option<i32>, Value, Duration) {
     let json = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("one JSON object ({e}): {} / {}", run.stdout, run.stderr));
     (run.code, json, start.elapsed())
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .expect("an array")
-        .iter()
-        .map(|v| v.as_str().expect("a string").to_string())
-        .collect()
 }
 
 /// Each planted bug and the tags its difference may carry.

@@ -84,6 +84,16 @@ pub fn compare_json(args: &[&str]) -> (Option<i32>, Value) {
     (run.code, json)
 }
 
+/// A JSON array of strings (a verdict's move list, tags, ...) as `Vec<String>`.
+pub fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|v| v.as_str().expect("a string").to_string())
+        .collect()
+}
+
 /// `compare --depth 3 --timeout 2` of `reference` against `candidate` fails cleanly:
 /// exit status 2 and one line on stderr naming the candidate and containing
 /// `expected`.
