@@ -7,6 +7,7 @@ mod data;
 mod datagen;
 mod error;
 mod hunt;
+mod params;
 mod perft;
 mod suite;
 mod suite_report;
@@ -54,6 +55,8 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Convert, merge, count and print training data files.
     Data(data::DataArgs),
+    /// Print the search's tunable parameters as SPSA input (OpenBench's format).
+    Params,
 }
 
 /// Parses the arguments and runs the command; the exit status to return.
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Data(args)) => data::run(args),
+        Some(Command::Params) => params::run(),
     };
     match result {
         Ok(code) => code,

@@ -100,10 +100,15 @@ impl<'a> Search<'a> {
         shared: &'a Shared<'a>,
         thread: usize,
     ) -> Self {
+        // The parameters are in hundredths: 75 and 225 are 0.75 and 2.25 exactly.
+        let (base, divisor) = (
+            f64::from(lmr_base()) / 100.0,
+            f64::from(lmr_divisor()) / 100.0,
+        );
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as u8;
             }
         }
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
@@ -432,18 +437,18 @@ impl<'a> Search<'a> {
 
         if !pv_node && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
-            if depth <= RFP_MAX_DEPTH
-                && static_eval - (RFP_MARGIN - RFP_IMPROVING_BONUS * improving as i32) * depth
+            if depth <= rfp_max_depth()
+                && static_eval - (rfp_margin() - rfp_improving_bonus() * improving as i32) * depth
                     >= beta
                 && beta.abs() < TB_WIN_BOUND
             {
                 return static_eval;
             }
             // Null move: if passing still beats beta, a real move will too.
-            if !after_null && depth >= NMP_MIN_DEPTH && static_eval >= beta && self.has_pieces() {
-                let r = NMP_BASE
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            if !after_null && depth >= nmp_min_depth() && static_eval >= beta && self.has_pieces() {
+                let r = nmp_base()
+                    + depth / nmp_depth_divisor()
+                    + ((static_eval - beta) / nmp_eval_divisor()).min(nmp_eval_max());
                 self.keys.push(key);
                 self.acc.push_null(ply);
                 self.moved[ply] = PieceTo::NONE;
@@ -459,7 +464,7 @@ impl<'a> Search<'a> {
                 }
             }
             // Razoring: hopeless nodes near the leaves go straight to quiescence.
-            if depth <= RAZOR_MAX_DEPTH && static_eval + RAZOR_MARGIN * depth <= alpha {
+            if depth <= razor_max_depth() && static_eval + razor_margin() * depth <= alpha {
                 let score = self.quiesce(alpha, beta, ply);
                 if score <= alpha {
                     return score;
@@ -467,10 +472,10 @@ impl<'a> Search<'a> {
             }
             // ProbCut: a capture that beats beta by a margin in a much shallower search
             // will almost surely beat beta in the full one.
-            let pc_beta = beta + PROBCUT_MARGIN;
+            let pc_beta = beta + probcut_margin();
             // The depth a ProbCut result stands for: one ply more than its search's.
-            let pc_depth = depth - PROBCUT_REDUCTION + 1;
-            if depth >= PROBCUT_MIN_DEPTH
+            let pc_depth = depth - probcut_reduction() + 1;
+            if depth >= probcut_min_depth()
                 && beta.abs() < TB_WIN_BOUND
                 && !hit.is_some_and(|h| h.depth >= pc_depth && from_tt(h.score, ply) < pc_beta)
             {
@@ -506,7 +511,7 @@ impl<'a> Search<'a> {
             }
         }
         // No hash move at a deep node: a shallower search here is cheap to redo.
-        if depth >= IIR_MIN_DEPTH && hash_move.is_none() {
+        if depth >= iir_min_depth() && hash_move.is_none() {
             depth -= 1;
         }
 
@@ -522,13 +527,13 @@ impl<'a> Search<'a> {
         let mut double = false;
         if let Some(h) = hit
             && !root
-            && depth >= SE_MIN_DEPTH
+            && depth >= se_min_depth()
             && h.mv.is_some()
-            && h.depth >= depth - SE_TT_DEPTH_MARGIN
+            && h.depth >= depth - se_tt_depth_margin()
             && h.bound != Bound::Upper
             && h.score.abs() < TB_WIN_BOUND
         {
-            let s_beta = from_tt(h.score, ply) - SE_MARGIN * depth / 8;
+            let s_beta = from_tt(h.score, ply) - se_margin() * depth / 8;
             let score = self.negamax(s_beta - 1, s_beta, (depth - 1) / 2, ply, false, h.mv);
             if self.aborted {
                 return 0;
@@ -536,8 +541,9 @@ impl<'a> Search<'a> {
             self.pv_len[ply] = ply;
             if score < s_beta {
                 singular = h.mv;
-                double =
-                    !pv_node && score < s_beta - DE_MARGIN && i32::from(self.doubles[ply]) < DE_MAX;
+                double = !pv_node
+                    && score < s_beta - de_margin()
+                    && i32::from(self.doubles[ply]) < de_max();
             } else if s_beta >= beta {
                 return s_beta;
             }
@@ -578,16 +584,16 @@ impl<'a> Search<'a> {
             // Pruned before the move is made: most moves looked at near the leaves are.
             if !root && best > -TB_WIN_BOUND && !in_check && !gives_check {
                 let prune = if quiet {
-                    let lmp = (LMP_BASE + depth * depth) as usize / (2 - improving as usize);
-                    (depth <= LMP_MAX_DEPTH && searched >= lmp)
-                        || (depth <= FUTILITY_MAX_DEPTH
+                    let lmp = (lmp_base() + depth * depth) as usize / (2 - improving as usize);
+                    (depth <= lmp_max_depth() && searched >= lmp)
+                        || (depth <= futility_max_depth()
                             && !pv_node
-                            && corrected + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                            && corrected + futility_base() + futility_margin() * depth <= alpha
                             && searched > 0)
                 } else {
-                    depth <= SEE_PRUNE_MAX_DEPTH
+                    depth <= see_prune_max_depth()
                         && Picker::is_bad_capture(order)
-                        && !see_ge(&self.pos, mv, -SEE_PRUNE_MARGIN * depth)
+                        && !see_ge(&self.pos, mv, -see_prune_margin() * depth)
                 };
                 if prune {
                     continue;
@@ -608,7 +614,7 @@ impl<'a> Search<'a> {
                 score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false, None);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH
+                if depth >= lmr_min_depth()
                     && searched > pv_node as usize
                     && (quiet || Picker::is_bad_capture(order))
                 {
@@ -618,7 +624,7 @@ impl<'a> Search<'a> {
                     r -= (mv == killers[0] || mv == killers[1]) as i32;
                     r -= gives_check as i32;
                     if quiet {
-                        r -= self.heur.quiet_score(us, mv, piece_to, &ctx) / LMR_HISTORY_DIVISOR;
+                        r -= self.heur.quiet_score(us, mv, piece_to, &ctx) / lmr_history_divisor();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -765,7 +771,7 @@ impl<'a> Search<'a> {
                 let gain = captured(&self.pos, mv).map_or(0, |p| SEE_VALUE[p.index()])
                     + mv.promotion_piece()
                         .map_or(0, |p| SEE_VALUE[p.index()] - 100);
-                if raw_eval + gain + QS_DELTA_MARGIN <= alpha {
+                if raw_eval + gain + qs_delta_margin() <= alpha {
                     continue;
                 }
             }

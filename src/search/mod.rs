@@ -606,14 +606,14 @@ fn search_lines(
 /// Searches the current MultiPV line in a window around `last`, widening on failure;
 /// the root moves it searched are sorted after each window.
 fn aspiration(search: &mut Search, depth: i32, last: i32, on_fail: &mut dyn FnMut(&Search)) -> i32 {
-    if depth < params::ASPIRATION_MIN_DEPTH || last.abs() >= TB_WIN_BOUND {
+    if depth < params::aspiration_min_depth() || last.abs() >= TB_WIN_BOUND {
         let score = search.root(-INF, INF, depth);
         if !search.aborted {
             search.root_moves.sort_from(search.pv_idx);
         }
         return score;
     }
-    let mut delta = params::ASPIRATION_DELTA;
+    let mut delta = params::aspiration_delta();
     let (mut alpha, mut beta) = ((last - delta).max(-INF), (last + delta).min(INF));
     loop {
         let score = search.root(alpha, beta, depth);
@@ -633,7 +633,7 @@ fn aspiration(search: &mut Search, depth: i32, last: i32, on_fail: &mut dyn FnMu
             return score;
         }
         delta += delta / 2;
-        if delta > params::ASPIRATION_MAX_DELTA {
+        if delta > params::aspiration_max_delta() {
             alpha = -INF;
             beta = INF;
         }

@@ -1,95 +1,239 @@
-//! Every pruning, reduction and window constant of the search, in one place, named, for
-//! tuning. Depths are in plies, margins in centipawns (the evaluation's unit).
+//! Every pruning, reduction and window constant of the search, in one place, named, with
+//! the range and steps SPSA tunes it within. Depths are in plies, margins in centipawns
+//! (the evaluation's unit).
 //!
-//! The values are hand-set (issue 6); changing one changes the bench signature
+//! One table, [`TABLE`], names each parameter with its default, range and SPSA steps
+//! (OpenBench's `c_end` and `r_end`); `rookling params` prints it as SPSA input. The
+//! search reads each value through its accessor (`rfp_margin()` for [`RFP_MARGIN`]):
+//! in the default build the accessor returns the constant, so the compiler folds it as
+//! before; in a tuning build (cargo feature `tune`) it reads a value that `setoption`
+//! changes, each parameter being a UCI `spin` option named as its constant.
+//!
+//! The defaults are hand-set (issue 6); changing one changes the bench signature
 //! (`rookling bench`), which a test pins.
 
-/// Reverse futility pruning (static null move): a node is cut when its static
-/// evaluation beats beta by a margin that grows with the depth left, up to this depth.
-pub const RFP_MAX_DEPTH: i32 = 7;
-/// Reverse futility margin per ply of depth left.
-pub const RFP_MARGIN: i32 = 80;
-/// Taken off the reverse futility margin (per ply) when the evaluation is improving.
-pub const RFP_IMPROVING_BONUS: i32 = 20;
+use std::fmt;
+#[cfg(feature = "tune")]
+use std::sync::atomic::{AtomicI32, Ordering};
 
-/// Null move pruning: the least depth left at which a null move is tried.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// Null move base reduction (plies).
-pub const NMP_BASE: i32 = 3;
-/// One more ply of null move reduction per this many plies of depth left.
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// One more ply of null move reduction per this many centipawns above beta...
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-/// ...up to this many plies.
-pub const NMP_EVAL_MAX: i32 = 3;
+/// One tunable search parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Param {
+    /// Its name: the constant's, and the UCI option's in a tuning build.
+    pub name: &'static str,
+    /// The value the search uses unless told otherwise.
+    pub default: i32,
+    /// The least value allowed.
+    pub min: i32,
+    /// The greatest value allowed.
+    pub max: i32,
+    /// SPSA's perturbation at the last iteration (OpenBench's `c_end`).
+    pub c_end: f64,
+    /// SPSA's learning rate at the last iteration (OpenBench's `r_end`).
+    pub r_end: f64,
+}
 
-/// Razoring: up to this depth, a node whose evaluation is far below alpha goes
-/// straight to quiescence.
-pub const RAZOR_MAX_DEPTH: i32 = 2;
-/// Razoring margin per ply of depth left.
-pub const RAZOR_MARGIN: i32 = 250;
+/// The SPSA input line OpenBench reads: `name, int, default, min, max, c_end, r_end`.
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}, int, {}, {}, {}, {}, {}",
+            self.name, self.default, self.min, self.max, self.c_end, self.r_end
+        )
+    }
+}
 
-/// ProbCut: from this depth left, a non-PV node is cut when a capture beats beta by
-/// [`PROBCUT_MARGIN`] in quiescence and then in a search [`PROBCUT_REDUCTION`] plies
-/// shallower.
-pub const PROBCUT_MIN_DEPTH: i32 = 5;
-/// See [`PROBCUT_MIN_DEPTH`] (centipawns above beta).
-pub const PROBCUT_MARGIN: i32 = 200;
-/// See [`PROBCUT_MIN_DEPTH`] (plies).
-pub const PROBCUT_REDUCTION: i32 = 4;
+/// The learning rate every parameter ends with (OpenBench's usual `r_end`).
+const R_END: f64 = 0.002;
 
-/// Internal iterative reduction: a node this deep without a hash move is searched one
-/// ply shallower (it is cheap to redo once the table knows a move).
-pub const IIR_MIN_DEPTH: i32 = 5;
+/// Declares each parameter's constant, its accessor and its row in [`TABLE`] from one
+/// line: `NAME, accessor: default, min..=max, c_end;`.
+macro_rules! params {
+    ($($(#[$doc:meta])* $name:ident, $get:ident: $default:literal, $min:literal..=$max:literal, $c_end:literal;)*) => {
+        $($(#[$doc])* pub const $name: i32 = $default;)*
 
-/// Captures losing material by static exchange are pruned up to this depth...
-pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
-/// ...when they lose more than this many centipawns per ply of depth left.
-pub const SEE_PRUNE_MARGIN: i32 = 100;
+        /// Every parameter, in the order of this file.
+        pub const TABLE: &[Param] = &[$(Param {
+            name: stringify!($name),
+            default: $name,
+            min: $min,
+            max: $max,
+            c_end: $c_end as f64,
+            r_end: R_END,
+        },)*];
 
-/// Late move pruning: up to this depth, quiet moves after the first
-/// `(LMP_BASE + depth²) / (2 - improving)` are skipped.
-pub const LMP_MAX_DEPTH: i32 = 6;
-/// Late move pruning base count.
-pub const LMP_BASE: i32 = 3;
+        /// Each parameter's name, constant and accessor, for the tests.
+        #[cfg(test)]
+        const ACCESSORS: &[(&str, i32, fn() -> i32)] = &[$((stringify!($name), $name, $get),)*];
 
-/// Futility pruning of quiet moves: up to this depth...
-pub const FUTILITY_MAX_DEPTH: i32 = 5;
-/// ...a quiet move is skipped when the evaluation plus this base...
-pub const FUTILITY_BASE: i32 = 100;
-/// ...plus this much per ply of depth left stays at or below alpha.
-pub const FUTILITY_MARGIN: i32 = 90;
+        /// Each parameter's row in [`TABLE`].
+        #[cfg(feature = "tune")]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        enum Row {
+            $($name,)*
+        }
 
-/// Late move reductions apply from this depth left.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// LMR table: reduction = `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR`.
-pub const LMR_BASE: f64 = 0.75;
-/// See [`LMR_BASE`].
-pub const LMR_DIVISOR: f64 = 2.25;
-/// One ply less reduction per this much history score of a quiet move.
-pub const LMR_HISTORY_DIVISOR: i32 = 12000;
+        /// The values the search reads in a tuning build.
+        #[cfg(feature = "tune")]
+        static VALUES: [AtomicI32; TABLE.len()] = [$(AtomicI32::new($name),)*];
 
-/// Quiescence delta pruning: a capture is skipped when even winning its victim (plus
-/// the promotion) and this margin cannot lift the evaluation above alpha.
-pub const QS_DELTA_MARGIN: i32 = 200;
+        $(
+            #[doc = concat!("The value of [`", stringify!($name), "`] the search uses.")]
+            #[inline(always)]
+            pub fn $get() -> i32 {
+                #[cfg(feature = "tune")]
+                return VALUES[Row::$name as usize].load(Ordering::Relaxed);
+                #[cfg(not(feature = "tune"))]
+                $name
+            }
+        )*
+    };
+}
 
-/// Aspiration windows are used from this depth.
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// The first aspiration half-window; it grows by half on every failure.
-pub const ASPIRATION_DELTA: i32 = 25;
-/// Past this half-window the search falls back to a full window.
-pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+params! {
+    /// Reverse futility pruning (static null move): a node is cut when its static
+    /// evaluation beats beta by a margin that grows with the depth left, up to this depth.
+    RFP_MAX_DEPTH, rfp_max_depth: 7, 3..=12, 1;
+    /// Reverse futility margin per ply of depth left.
+    RFP_MARGIN, rfp_margin: 80, 30..=160, 8;
+    /// Taken off the reverse futility margin (per ply) when the evaluation is improving.
+    RFP_IMPROVING_BONUS, rfp_improving_bonus: 20, 0..=60, 5;
+    /// Null move pruning: the least depth left at which a null move is tried.
+    NMP_MIN_DEPTH, nmp_min_depth: 3, 2..=6, 1;
+    /// Null move base reduction (plies).
+    NMP_BASE, nmp_base: 3, 1..=6, 1;
+    /// One more ply of null move reduction per this many plies of depth left.
+    NMP_DEPTH_DIVISOR, nmp_depth_divisor: 4, 2..=8, 1;
+    /// One more ply of null move reduction per this many centipawns above beta...
+    NMP_EVAL_DIVISOR, nmp_eval_divisor: 200, 80..=400, 20;
+    /// ...up to this many plies.
+    NMP_EVAL_MAX, nmp_eval_max: 3, 0..=6, 1;
+    /// Razoring: up to this depth, a node whose evaluation is far below alpha goes
+    /// straight to quiescence.
+    RAZOR_MAX_DEPTH, razor_max_depth: 2, 0..=5, 1;
+    /// Razoring margin per ply of depth left.
+    RAZOR_MARGIN, razor_margin: 250, 100..=500, 25;
+    /// ProbCut: from this depth left, a non-PV node is cut when a capture beats beta by
+    /// [`PROBCUT_MARGIN`] in quiescence and then in a search [`PROBCUT_REDUCTION`] plies
+    /// shallower.
+    PROBCUT_MIN_DEPTH, probcut_min_depth: 5, 3..=10, 1;
+    /// See [`PROBCUT_MIN_DEPTH`] (centipawns above beta).
+    PROBCUT_MARGIN, probcut_margin: 200, 80..=400, 20;
+    /// See [`PROBCUT_MIN_DEPTH`] (plies).
+    PROBCUT_REDUCTION, probcut_reduction: 4, 2..=6, 1;
+    /// Internal iterative reduction: a node this deep without a hash move is searched one
+    /// ply shallower (it is cheap to redo once the table knows a move).
+    IIR_MIN_DEPTH, iir_min_depth: 5, 2..=10, 1;
+    /// Captures losing material by static exchange are pruned up to this depth...
+    SEE_PRUNE_MAX_DEPTH, see_prune_max_depth: 6, 2..=10, 1;
+    /// ...when they lose more than this many centipawns per ply of depth left.
+    SEE_PRUNE_MARGIN, see_prune_margin: 100, 30..=200, 10;
+    /// Late move pruning: up to this depth, quiet moves after the first
+    /// `(LMP_BASE + depth²) / (2 - improving)` are skipped.
+    LMP_MAX_DEPTH, lmp_max_depth: 6, 2..=10, 1;
+    /// Late move pruning base count.
+    LMP_BASE, lmp_base: 3, 0..=10, 1;
+    /// Futility pruning of quiet moves: up to this depth...
+    FUTILITY_MAX_DEPTH, futility_max_depth: 5, 2..=10, 1;
+    /// ...a quiet move is skipped when the evaluation plus this base...
+    FUTILITY_BASE, futility_base: 100, 0..=250, 12;
+    /// ...plus this much per ply of depth left stays at or below alpha.
+    FUTILITY_MARGIN, futility_margin: 90, 30..=200, 10;
+    /// Late move reductions apply from this depth left.
+    LMR_MIN_DEPTH, lmr_min_depth: 3, 2..=5, 1;
+    /// LMR table: reduction = `LMR_BASE / 100 + ln(depth) * ln(move number) / (LMR_DIVISOR / 100)`
+    /// (both in hundredths of a ply, so that they are integers to tune).
+    LMR_BASE, lmr_base: 75, 0..=150, 8;
+    /// See [`LMR_BASE`].
+    LMR_DIVISOR, lmr_divisor: 225, 150..=350, 12;
+    /// One ply less reduction per this much history score of a quiet move.
+    LMR_HISTORY_DIVISOR, lmr_history_divisor: 12000, 4000..=24000, 1000;
+    /// Quiescence delta pruning: a capture is skipped when even winning its victim (plus
+    /// the promotion) and this margin cannot lift the evaluation above alpha.
+    QS_DELTA_MARGIN, qs_delta_margin: 200, 50..=400, 20;
+    /// Aspiration windows are used from this depth.
+    ASPIRATION_MIN_DEPTH, aspiration_min_depth: 5, 2..=8, 1;
+    /// The first aspiration half-window; it grows by half on every failure.
+    ASPIRATION_DELTA, aspiration_delta: 25, 5..=60, 3;
+    /// Past this half-window the search falls back to a full window.
+    ASPIRATION_MAX_DELTA, aspiration_max_delta: 1000, 300..=3000, 100;
+    /// Singular extensions: from this depth left...
+    SE_MIN_DEPTH, se_min_depth: 8, 4..=12, 1;
+    /// ...when the hash entry is at most this many plies shallower than the node...
+    SE_TT_DEPTH_MARGIN, se_tt_depth_margin: 3, 1..=6, 1;
+    /// ...the other moves must stay below the hash score minus this many centipawns per
+    /// 8 plies of depth for the hash move to be extended.
+    SE_MARGIN, se_margin: 16, 4..=48, 3;
+    /// Double extensions: a singular hash move at a non-PV node is extended two plies when
+    /// the other moves fall this many centipawns below the singular beta...
+    DE_MARGIN, de_margin: 20, 0..=60, 4;
+    /// ...at most this many times on one path (so the search still ends).
+    DE_MAX, de_max: 6, 0..=12, 1;
+}
 
-/// Singular extensions: from this depth left...
-pub const SE_MIN_DEPTH: i32 = 8;
-/// ...when the hash entry is at most this many plies shallower than the node...
-pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// ...the other moves must stay below the hash score minus this many centipawns per
-/// 8 plies of depth for the hash move to be extended.
-pub const SE_MARGIN: i32 = 16;
+/// The parameter named `name` (case-insensitive, as UCI options are): its index in
+/// [`TABLE`].
+pub fn find(name: &str) -> Option<usize> {
+    TABLE.iter().position(|p| p.name.eq_ignore_ascii_case(name))
+}
 
-/// Double extensions: a singular hash move at a non-PV node is extended two plies when
-/// the other moves fall this many centipawns below the singular beta...
-pub const DE_MARGIN: i32 = 20;
-/// ...at most this many times on one path (so the search still ends).
-pub const DE_MAX: i32 = 6;
+/// The value the search uses for parameter `index` of [`TABLE`].
+pub fn value(index: usize) -> i32 {
+    #[cfg(feature = "tune")]
+    return VALUES[index].load(Ordering::Relaxed);
+    #[cfg(not(feature = "tune"))]
+    TABLE[index].default
+}
+
+/// Sets parameter `index` of [`TABLE`] for the searches that start from now on; the
+/// caller has checked the range.
+#[cfg(feature = "tune")]
+pub fn set(index: usize, value: i32) {
+    VALUES[index].store(value, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_and_constants_agree() {
+        assert_eq!(ACCESSORS.len(), TABLE.len());
+        for (i, &(name, constant, read)) in ACCESSORS.iter().enumerate() {
+            assert_eq!(TABLE[i].name, name);
+            assert_eq!(TABLE[i].default, constant, "{name}");
+            // A tuning build's tests may change values; the default build reads constants.
+            #[cfg(not(feature = "tune"))]
+            assert_eq!((read(), value(i)), (constant, constant), "{name}");
+            let _ = read;
+        }
+        assert_eq!((RFP_MARGIN, DE_MAX), (80, 6));
+        assert_eq!(
+            (LMR_BASE, LMR_DIVISOR),
+            (75, 225),
+            "0.75 and 2.25 in hundredths"
+        );
+    }
+
+    #[test]
+    fn every_row_is_sound() {
+        for (i, p) in TABLE.iter().enumerate() {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(p.c_end > 0.0 && p.r_end > 0.0, "{}", p.name);
+            assert_eq!(find(p.name), Some(i), "{} named once", p.name);
+            assert_eq!(find(&p.name.to_lowercase()), Some(i));
+        }
+        assert_eq!(find("NO_SUCH"), None);
+    }
+
+    #[test]
+    fn spsa_line() {
+        let row = find("RFP_MARGIN").expect("in the table");
+        assert_eq!(
+            TABLE[row].to_string(),
+            "RFP_MARGIN, int, 80, 30, 160, 8, 0.002"
+        );
+    }
+}

@@ -1,5 +1,7 @@
 //! The UCI options: their declarations (printed for `uci`), their values, and
-//! `setoption` checking (names case-insensitive, as in Stockfish).
+//! `setoption` checking (names case-insensitive, as in Stockfish). A tuning build
+//! (cargo feature `tune`) adds one `spin` option per search parameter
+//! ([`crate::search::params`]), named as its constant.
 
 use crate::search::{MAX_MULTIPV, Skill, Syzygy, skill};
 use std::fmt;
@@ -181,7 +183,13 @@ impl fmt::Display for Spec {
 
 /// The `option ...` lines `uci` prints.
 pub fn declarations() -> Vec<String> {
-    SPECS.iter().map(|s| s.to_string()).collect()
+    let options = SPECS.iter().map(|s| s.to_string());
+    #[cfg(feature = "tune")]
+    let options = options.chain(crate::search::params::TABLE.iter().map(|p| {
+        let (name, default, min, max) = (p.name, p.default, p.min, p.max);
+        format!("option name {name} type spin default {default} min {min} max {max}")
+    }));
+    options.collect()
 }
 
 /// The current option values.
@@ -313,11 +321,14 @@ impl Options {
     /// Applies `setoption name <name> [value <value>]`; on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, OptionError> {
         let name = name.trim();
-        let spec = SPECS
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| OptionError::Unknown(super::preparse::quote(name)))?;
         let value = value.map(str::trim);
+        let Some(spec) = SPECS.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
+            #[cfg(feature = "tune")]
+            if let Some(row) = crate::search::params::find(name) {
+                return set_param(row, value).map(|()| Effect::None);
+            }
+            return Err(OptionError::Unknown(super::preparse::quote(name)));
+        };
         let bad = |value: &str, expected: String| OptionError::BadValue {
             name: spec.name,
             value: super::preparse::quote(value),
@@ -433,6 +444,26 @@ impl Options {
         } else {
             Skill::from_level(self.skill_level)
         }
+    }
+}
+
+/// `setoption` for search parameter `row` in a tuning build: the value is checked
+/// against the parameter's range and read by the searches that start from now on.
+#[cfg(feature = "tune")]
+fn set_param(row: usize, value: Option<&str>) -> Result<(), OptionError> {
+    let param = &crate::search::params::TABLE[row];
+    let value = value.ok_or(OptionError::MissingValue(param.name))?;
+    let range = param.min..=param.max;
+    match value.parse::<i32>() {
+        Ok(n) if range.contains(&n) => {
+            crate::search::params::set(row, n);
+            Ok(())
+        }
+        _ => Err(OptionError::BadValue {
+            name: param.name,
+            value: super::preparse::quote(value),
+            expected: format!("a whole number from {} to {}", param.min, param.max),
+        }),
     }
 }
 
