@@ -5,7 +5,10 @@
 //!   rule ends the game);
 //! - king, bishop and pawns all on one rook file against a lone king, with the bishop
 //!   unable to cover the promotion square: drawn once the lone king stands on that square
-//!   or next to it, where the network sees a piece and pawns up.
+//!   or next to it, where the network sees a piece and pawns up;
+//! - queen against rook: won, by driving the lone rook's king to an edge and the kings
+//!   together, which the network does not see (with tables, a win kept only by the
+//!   fifty-move counter; without them, a draw by the fifty-move rule).
 //!
 //! The search still searches these positions: a rule only replaces the static
 //! evaluation at the leaves, so a mate or a lost piece is found as anywhere else.
@@ -24,6 +27,14 @@ const KBNK_EDGE: i32 = 10;
 /// Per step (king moves) the winning king stands closer to the lone king.
 const KBNK_CLOSE: i32 = 10;
 
+/// The score of queen against rook before the king is driven: a won ending, below
+/// king, bishop and knight against king (a simpler win) and above any network score.
+const KQKR_BASE: i32 = 800;
+/// Per step (files plus ranks) the rook's king stands nearer an edge.
+const KQKR_EDGE: i32 = 20;
+/// Per step (king moves) the queen's king stands closer to the rook's.
+const KQKR_CLOSE: i32 = 10;
+
 /// An ending scored by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {
@@ -31,6 +42,8 @@ pub enum Rule {
     Kbnk,
     /// King, bishop of the wrong colour and rook pawns against a lone king.
     WrongBishop,
+    /// King and queen against king and rook.
+    Kqkr,
 }
 
 impl Rule {
@@ -39,6 +52,7 @@ impl Rule {
         match self {
             Self::Kbnk => "KBNvK",
             Self::WrongBishop => "wrong bishop and rook pawns vK",
+            Self::Kqkr => "KQvKR",
         }
     }
 }
@@ -54,19 +68,30 @@ pub fn known_ending(pos: &Position) -> Option<i32> {
 /// network's evaluation applies.
 #[inline]
 pub fn known_rule(pos: &Position) -> Option<(Rule, i32)> {
-    // Both endings have a lone king; most positions have far more pieces.
+    // Every rule has at most two pieces besides pawns on the weaker side; most positions
+    // have far more pieces.
     let occupied = pos.occupied().count();
     if occupied > 12 {
         return None;
     }
-    let weak = Color::ALL
-        .into_iter()
-        .find(|&c| pos.color(c).count() == 1)?;
-    let strong = weak.flip();
-    let (rule, score) = (occupied == 4)
-        .then(|| kbnk(pos, strong, weak).map(|s| (Rule::Kbnk, s)))
-        .flatten()
-        .or_else(|| wrong_bishop(pos, strong, weak).map(|s| (Rule::WrongBishop, s)))?;
+    let (rule, strong, score) = if occupied == 4 {
+        Color::ALL.into_iter().find_map(|strong| {
+            let weak = strong.flip();
+            kbnk(pos, strong, weak)
+                .map(|s| (Rule::Kbnk, s))
+                .or_else(|| kqkr(pos, strong, weak).map(|s| (Rule::Kqkr, s)))
+                .map(|(rule, s)| (rule, strong, s))
+        })
+    } else {
+        None
+    }
+    .or_else(|| {
+        let weak = Color::ALL
+            .into_iter()
+            .find(|&c| pos.color(c).count() == 1)?;
+        let strong = weak.flip();
+        wrong_bishop(pos, strong, weak).map(|s| (Rule::WrongBishop, strong, s))
+    })?;
     Some((
         rule,
         if pos.side_to_move() == strong {
@@ -80,6 +105,9 @@ pub fn known_rule(pos: &Position) -> Option<(Rule, i32)> {
 /// King, bishop and knight (of `strong`) against a lone king: won, more so the nearer
 /// the lone king is to a corner of the bishop's colour and to the winning king.
 fn kbnk(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
+    if pos.color(weak).count() != 1 {
+        return None;
+    }
     let bishops = pos.colored(strong, PieceType::Bishop);
     if bishops.count() != 1 || pos.colored(strong, PieceType::Knight).count() != 1 {
         return None;
@@ -101,6 +129,23 @@ fn kbnk(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
             + KBNK_EDGE * from_centre
             + KBNK_CLOSE * (7 - apart),
     )
+}
+
+/// King and queen (of `strong`) against king and rook: won, more so the nearer the
+/// rook's king is to an edge and to the queen's king (Stockfish's `KQKR`). Four pieces
+/// in all is the caller's check.
+fn kqkr(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
+    if pos.colored(strong, PieceType::Queen).count() != 1
+        || pos.colored(weak, PieceType::Rook).count() != 1
+    {
+        return None;
+    }
+    let lone = pos.king(weak);
+    let (file, rank) = (i32::from(lone.file()), i32::from(lone.rank()));
+    // 0 on the four centre squares, 6 in the corners.
+    let from_centre = ((2 * file - 7).abs() + (2 * rank - 7).abs()) / 2 - 1;
+    let apart = king_distance(pos.king(strong), lone);
+    Some(KQKR_BASE + KQKR_EDGE * from_centre + KQKR_CLOSE * (7 - apart))
 }
 
 /// King, one bishop and pawns all on the a-file or all on the h-file (of `strong`)
@@ -190,6 +235,22 @@ mod tests {
     }
 
     #[test]
+    fn kqkr_is_won_and_better_nearer_the_edge_and_the_kings_closer() {
+        let centre = eval("8/8/8/3k4/8/2r5/8/4K1Q1 w - - 0 1").expect("KQKR");
+        let edge = eval("3k4/8/8/8/8/2r5/8/4K1Q1 w - - 0 1").expect("KQKR");
+        let corner = eval("k7/8/8/8/8/2r5/8/4K1Q1 w - - 0 1").expect("KQKR");
+        let closer = eval("k7/8/2K5/8/8/2r5/8/6Q1 w - - 0 1").expect("KQKR");
+        assert!((KQKR_BASE..KBNK_BASE).contains(&centre), "{centre}");
+        assert!(
+            centre < edge && edge < corner && corner < closer,
+            "{centre} {edge} {corner} {closer}"
+        );
+        // The rook's side to move sees the same score negated; black can be the stronger.
+        assert_eq!(eval("8/8/8/3k4/8/2r5/8/4K1Q1 b - - 0 1"), Some(-centre));
+        assert_eq!(eval("4k1q1/8/2R5/8/3K4/8/8/8 b - - 0 1"), Some(centre));
+    }
+
+    #[test]
     fn other_positions_are_left_to_the_network() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -197,6 +258,9 @@ mod tests {
             "8/8/8/3k4/8/8/8/2N1KN2 w - - 0 1",
             "8/8/8/3k4/8/8/8/2R1K3 w - - 0 1",
             "8/8/8/3k4/8/8/8/2B1K1n1 w - - 0 1",
+            "8/8/8/3k4/8/2r5/8/4KRQ1 w - - 0 1",
+            "8/8/8/3k4/8/2q5/8/4K1Q1 w - - 0 1",
+            "8/8/8/3k4/8/2r5/8/4K1R1 w - - 0 1",
         ] {
             assert_eq!(eval(fen), None, "{fen}");
         }
