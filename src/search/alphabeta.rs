@@ -100,7 +100,7 @@ impl<'a> Search<'a> {
         shared: &'a Shared<'a>,
         thread: usize,
     ) -> Self {
-        // The parameters are in hundredths: 75 and 225 are 0.75 and 2.25 exactly.
+        // The parameters are in hundredths: 69 and 217 are 0.69 and 2.17 exactly.
         let (base, divisor) = (
             f64::from(lmr_base()) / 100.0,
             f64::from(lmr_divisor()) / 100.0,
