@@ -146,7 +146,7 @@ fn list(values: impl Iterator<Item = String>) -> String {
 
 /// Tells the tests which outside programs they can use, as `cfg`s: a test that needs
 /// Stockfish carries `#[cfg_attr(not(has_stockfish), ignore = "needs stockfish")]`, so
-/// without it the test shows as ignored instead of passing untested (`tests/tools.rs`
+/// without it the test shows as ignored instead of passing untested (`tests/integration/tools.rs`
 /// fails under CI, where `CI` is set, if any of the programs is missing). Fathom is the
 /// independent Syzygy prober the tablebase tests check against.
 ///

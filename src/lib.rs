@@ -32,7 +32,7 @@
 //! it adds clap, crossbeam-channel, env_logger, indicatif, serde, serde_json, shlex and
 //! vampirc-uci. Feature `log` (part of `cli`) passes the core's few warnings to the `log`
 //! facade. Dependencies point one way, each layer using only those before it
-//! (`tests/modules.rs` checks it; `docs/architecture.md` draws the layers).
+//! (`tests/integration/modules.rs` checks it; `docs/architecture.md` draws the layers).
 
 #![deny(missing_docs)]
 

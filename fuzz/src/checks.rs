@@ -1,9 +1,9 @@
 //! The property each fuzz target checks, one function per target, taking the raw input.
 //! A failed property panics with the case (FEN, move, line) it failed on. The same
-//! functions replay the committed corpus in the main crate's tests (`tests/fuzz_corpus.rs`).
+//! functions replay the committed corpus in the main crate's tests (`tests/integration/fuzz_corpus.rs`).
 
-use crate::decode;
-use crate::reference::{Board, RefMove};
+use super::decode;
+use super::reference::{Board, RefMove};
 use rookling::board::{Color, Position};
 use rookling::movegen::{count_legal, legal_moves, parse_move, tactical_moves};
 use rookling::perft::epd::parse_epd;

@@ -2,7 +2,7 @@
 //! form, `stop` and `ponderhit`, an `info ... score` line before every `bestmove`, and
 //! fast self-play games in which every move is legal and the game ends correctly.
 
-mod common;
+use crate::common;
 
 use common::session::both;
 use common::{GUARD, Uci, bound};

@@ -2,7 +2,7 @@
 //! the suite positions and on positions reached from them by seeded random play biased
 //! towards captures, promotions and checks (evasions, en passant, castling rights lost).
 
-mod common;
+use crate::common;
 
 use common::Uci;
 use rookling::board::Position;

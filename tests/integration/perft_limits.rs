@@ -2,7 +2,7 @@
 //! exactly, depths the walk cannot run refused, and `isready` answered at once however
 //! many threads are asked for.
 
-mod common;
+use crate::common;
 
 use common::run::rookling;
 

@@ -2,7 +2,7 @@
 //! `examples/buggy_perft` (run as a perftree script) is found, drilled down, shrunk and
 //! tagged within a minute, and an exact engine passes.
 
-mod common;
+use crate::common;
 
 use common::perftree_script;
 use common::run::{rookling_within, strings};

@@ -4,7 +4,7 @@
 //! `go` forms that searched until a `stop` that never comes, a mate scored as a
 //! fifty-move draw, `stop`s lost on queued jobs, and a move counter that wrapped.
 
-mod common;
+use crate::common;
 
 use common::Uci;
 use common::session::{PerftAnswer, both};

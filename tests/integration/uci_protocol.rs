@@ -4,7 +4,7 @@
 //! ([`common::session::both`]); the tests that time answers or wait between commands
 //! run interactively, and their scripts also through a pipe.
 
-mod common;
+use crate::common;
 
 use common::session::{PerftAnswer, Transcript, both};
 use common::{GUARD, Uci, bound};

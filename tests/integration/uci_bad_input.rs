@@ -2,7 +2,7 @@
 //! line (or none, for blank lines) and the previous position stays. Every script runs
 //! interactively and through a closed pipe ([`common::session::both`]).
 
-mod common;
+use crate::common;
 
 use common::session::{PerftAnswer, Transcript, both, both_with_stops};
 

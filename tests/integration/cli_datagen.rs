@@ -3,7 +3,7 @@
 //! count, a killed run resumed by the same command to the same bytes, other settings
 //! and a second writer refused.
 
-mod common;
+use crate::common;
 
 use common::run::rookling;
 use rookling::data::{RECORD_BYTES, Record};

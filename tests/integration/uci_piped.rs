@@ -3,7 +3,7 @@
 //! answer it asked for, in order, as it does interactively and as Stockfish gives it.
 //! Each script runs both ways ([`common::session::both`]).
 
-mod common;
+use crate::common;
 
 use common::session::{Mode, PerftAnswer, both, run};
 use std::time::{Duration, Instant};

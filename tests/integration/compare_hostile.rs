@@ -3,7 +3,7 @@
 //! line on stderr with exit status 2, within the timeout, and never in a wrong
 //! agreement or unbounded memory.
 
-mod common;
+use crate::common;
 
 use common::buggy_engine;
 use common::run::{self, Run, rookling_within};

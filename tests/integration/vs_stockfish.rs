@@ -2,7 +2,7 @@
 //! random games from the start position, from Chess960 starting arrays and from the
 //! suite's tricky positions, biased towards captures, promotions and checks.
 
-mod common;
+use crate::common;
 
 use rookling::board::{Position, START_FEN};
 use rookling::movegen::legal_moves;

@@ -3,7 +3,7 @@
 //! refused with one line on stderr and exit status 2 (or runs as asked), in bounded
 //! memory; never a panic, and never a process killed for lack of memory.
 
-mod common;
+use crate::common;
 
 use common::run::{Run, rookling_within};
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! with unfinished games left out, files counted, and bad input refused with one line
 //! and status 2, leaving no output behind.
 
-mod common;
+use crate::common;
 
 use common::run::{rookling, stdout};
 use std::path::{Path, PathBuf};

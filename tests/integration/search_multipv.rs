@@ -3,7 +3,7 @@
 //! `searchmoves`, few legal moves, mates and clocks; `UCI_ShowWDL`; weakened play
 //! (`Skill Level`, `UCI_LimitStrength`/`UCI_Elo`); and `eval`.
 
-mod common;
+use crate::common;
 
 use common::Uci;
 use rookling::board::Position;

@@ -2,7 +2,7 @@
 //! (`--reference rookling`), through the built binary: `examples/buggy_perft
 //! --perftree` answers as a perftree script does, with its planted bugs.
 
-mod common;
+use crate::common;
 
 use common::run::{self, rookling_within};
 use common::{buggy_engine, perftree_script};

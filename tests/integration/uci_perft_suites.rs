@@ -3,7 +3,7 @@
 //! chess and with `UCI_Chess960` on, with 2 threads and a perft hash table; sent
 //! interactively and through a closed pipe.
 
-mod common;
+use crate::common;
 
 use common::session::both;
 use rookling::perft::epd::parse_epd;

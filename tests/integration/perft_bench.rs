@@ -1,7 +1,7 @@
 //! `rookling perft-bench`: over UCI against Stockfish, and `--peer` against any perft
 //! program run as a whole process, with its counts checked.
 
-mod common;
+use crate::common;
 
 use common::run::rookling;
 

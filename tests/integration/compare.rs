@@ -1,7 +1,7 @@
 //! `rookling compare` run as a user runs it, against Stockfish and against
 //! `examples/buggy_perft` (a UCI perft engine with planted bugs).
 
-mod common;
+use crate::common;
 
 use common::run::{rookling, strings};
 

@@ -3,7 +3,7 @@
 //! keeps the position's result, and won endings are won against Stockfish (itself using
 //! the tables) within the fifty-move rule.
 
-mod common;
+use crate::common;
 
 use common::tablebase::{MATERIALS, Rng, TABLES, fathom, fathom_text, random_position};
 use rookling::board::{Color, Position};

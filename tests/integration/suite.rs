@@ -1,7 +1,7 @@
 //! `rookling suite` through the built binary: a small suite with one deliberately wrong
 //! count, the reference-engine mode, and the errors that name the file and line.
 
-mod common;
+use crate::common;
 
 use common::run::{rookling, stdout};
 

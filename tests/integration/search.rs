@@ -1,7 +1,7 @@
 //! The search through the library: mates found, draws and mates recognised, every
 //! limit of `go` obeyed, and bench's node count repeatable.
 
-mod common;
+use crate::common;
 
 use common::bound;
 use rookling::board::{Move, Position};

@@ -1,7 +1,7 @@
 //! `rookling bench` run as engine-testing tools run it: the totals come last, in
 //! Stockfish's format, and the node count is the bench signature pinned below.
 
-mod common;
+use crate::common;
 
 use common::run::rookling;
 

@@ -3,7 +3,7 @@
 //! and the engine plays on, and on random 3- and 4-piece positions every `bestmove` is
 //! one Fathom lists as keeping the result, with `tbhits` in the `info` lines.
 
-mod common;
+use crate::common;
 
 use common::Uci;
 use common::tablebase::{Rng, TABLES, fathom, fathom_text, random_position};

@@ -3,11 +3,11 @@
 //! `cargo test` keeps every case the fuzzer ever found interesting passing without
 //! the fuzzer installed. See `docs/fuzzing.md`.
 
-#[path = "../fuzz/src/checks.rs"]
+#[path = "../../fuzz/src/checks.rs"]
 mod checks;
-#[path = "../fuzz/src/decode.rs"]
+#[path = "../../fuzz/src/decode.rs"]
 mod decode;
-#[path = "../fuzz/src/reference.rs"]
+#[path = "../../fuzz/src/reference.rs"]
 mod reference;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! `rookling perft` run as a user runs it: the built binary, its output line by line.
 
-mod common;
+use crate::common;
 
 use common::run::{rookling, stdout};
 
