@@ -1,6 +1,7 @@
 //! The property each fuzz target checks, one function per target, taking the raw input.
 //! A failed property panics with the case (FEN, move, line) it failed on. The same
-//! functions replay the committed corpus in the main crate's tests (`tests/integration/fuzz_corpus.rs`).
+//! functions replay the committed corpus in the main crate's tests
+//! (`tests/integration/fuzz_corpus.rs`).
 
 use super::decode;
 use super::reference::{Board, RefMove};
