@@ -16,6 +16,7 @@ pub mod zobrist;
 
 pub use crate::types::{Bitboard, Color, Piece, PieceType, Square};
 pub use castling::{CastlePath, CastleSide, Castling};
+pub use check::CheckSquares;
 pub use error::FenError;
 pub use make::Undo;
 pub use moves::{Move, MoveKind, UciMove};

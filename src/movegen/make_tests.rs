@@ -57,7 +57,7 @@ fn make_unmake_restores_every_field() {
 
 /// Every legal move of every position two plies deep from positions rich in
 /// checks, discovered checks, promotions, en passant and castling (standard and
-/// Chess960): `gives_check` says what making the move says.
+/// Chess960): `gives_check` and `gives_check_with` say what making the move says.
 #[test]
 fn gives_check_agrees_with_making_the_move() {
     for fen in [
@@ -76,6 +76,7 @@ fn gives_check_agrees_with_making_the_move() {
         for first in legal_moves(&root).iter().copied() {
             let mut pos = root.clone();
             pos.play(first);
+            let check = pos.check_squares();
             for mv in legal_moves(&pos).iter().copied() {
                 let mut after = pos.clone();
                 after.play(mv);
@@ -84,9 +85,60 @@ fn gives_check_agrees_with_making_the_move() {
                     after.in_check(),
                     "{fen} {first:?} {mv:?}"
                 );
+                assert_eq!(
+                    pos.gives_check_with(&check, mv),
+                    after.in_check(),
+                    "with check squares: {fen} {first:?} {mv:?}"
+                );
                 checked += 1;
             }
         }
         assert!(checked > 0, "{fen}");
     }
+}
+
+/// `gives_check_with` against making the move, for every legal move along random games
+/// (a fixed-seed generator) from openings, middlegames and Chess960 starts: positions
+/// full of pins, discovered checks and promotions that the hand-picked ones may miss.
+#[test]
+fn check_squares_agree_with_making_the_move_along_random_games() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut checked = 0u32;
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R b KQ - 0 8",
+    ] {
+        for _ in 0..40 {
+            let mut pos = Position::from_fen(fen).expect("valid FEN");
+            for _ in 0..160 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let check = pos.check_squares();
+                for mv in moves.iter().copied() {
+                    let mut after = pos.clone();
+                    after.play(mv);
+                    assert_eq!(
+                        pos.gives_check_with(&check, mv),
+                        after.in_check(),
+                        "{} {mv:?}",
+                        pos.to_fen()
+                    );
+                    checked += 1;
+                }
+                let pick = moves.iter().copied().nth(next() as usize % moves.len());
+                pos.play(pick.expect("a legal move"));
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
 }

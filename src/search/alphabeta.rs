@@ -214,7 +214,9 @@ impl<'a> Search<'a> {
         self.keys.push(self.pos.key());
         self.acc.push_move(ply, &self.pos, mv);
         self.moved[ply] = PieceTo::of(&self.pos, mv);
-        self.pos.make(mv)
+        let undo = self.pos.make(mv);
+        self.shared.tt.prefetch(self.pos.key());
+        undo
     }
 
     /// The continuation context of a node at `ply`: the moves one and two plies back.
@@ -557,6 +559,7 @@ impl<'a> Search<'a> {
         let mut quiets = [(Move::NULL, PieceTo::NONE); 64];
         let mut n_quiets = 0;
         let killers = self.heur.killers[ply];
+        let check = self.pos.check_squares();
         // The moves of this line's tablebase group (all, without a ranking) end here.
         let line_end = if root {
             self.root_moves.group_end(self.pv_idx)
@@ -580,7 +583,7 @@ impl<'a> Search<'a> {
             let capture = captured(&self.pos, mv);
             let quiet = capture.is_none() && mv.promotion_piece().is_none();
             let piece_to = PieceTo::of(&self.pos, mv);
-            let gives_check = self.pos.gives_check(mv);
+            let gives_check = self.pos.gives_check_with(&check, mv);
             // Pruned before the move is made: most moves looked at near the leaves are.
             if !root && best > -TB_WIN_BOUND && !in_check && !gives_check {
                 let prune = if quiet {
@@ -777,6 +780,7 @@ impl<'a> Search<'a> {
             }
             self.acc.push_move(ply, &self.pos, mv);
             let undo = self.pos.make(mv);
+            self.shared.tt.prefetch(self.pos.key());
             let score = -self.quiesce(-beta, -alpha, ply + 1);
             self.pos.unmake(mv, &undo);
             if self.aborted {
