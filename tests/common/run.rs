@@ -125,6 +125,39 @@ pub fn fails_clearly(reference: &str, candidate: &str, expected: &str) -> Run {
     run
 }
 
+/// A fresh, empty folder for one test: `rookling-GROUP-PID-NAME` in the temporary
+/// directory.
+pub fn fresh_folder(group: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rookling-{group}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `rookling datagen` writing `out`: `games` games from `seed` on `threads` threads, at
+/// 300 nodes a move (small enough for a test).
+pub fn datagen(
+    out: &std::path::Path,
+    games: &str,
+    seed: &str,
+    threads: &str,
+) -> std::process::Output {
+    let path = out.to_str().expect("UTF-8 path");
+    rookling(&[
+        "datagen",
+        "--out",
+        path,
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--seed",
+        seed,
+        "--threads",
+        threads,
+    ])
+}
+
 /// Runs `rookling args` to the end and returns what it printed.
 pub fn rookling(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_rookling"))

@@ -4,15 +4,12 @@
 
 use crate::common;
 
-use common::run::{rookling, stdout};
+use common::run::{datagen, fresh_folder, rookling, stdout};
 use std::path::{Path, PathBuf};
 
 /// A fresh folder for one test.
 fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rookling-data-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    fresh_folder("data", name)
 }
 
 fn text(path: &Path) -> &str {
@@ -25,19 +22,10 @@ fn run_ok(args: &[&str]) -> String {
     stdout(&run)
 }
 
-/// A shard of `games` games from `seed`, at 300 nodes a move.
+/// A shard of `games` games from `seed`, at 300 nodes a move: the file's bytes.
 fn shard(path: &Path, games: &str, seed: &str) -> Vec<u8> {
-    run_ok(&[
-        "datagen",
-        "--out",
-        text(path),
-        "--games",
-        games,
-        "--nodes",
-        "300",
-        "--seed",
-        seed,
-    ]);
+    let run = datagen(path, games, seed, "1");
+    assert!(run.status.success(), "{run:?}");
     std::fs::read(path).expect("written")
 }
 

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::run::rookling;
+use common::run::{datagen, rookling};
 use rookling::data::{RECORD_BYTES, Record};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,28 +13,7 @@ use std::time::{Duration, Instant};
 
 /// A fresh folder for one test.
 fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rookling-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// `datagen` at 300 nodes a move; its output.
-fn datagen(out: &Path, games: &str, seed: &str, threads: &str) -> std::process::Output {
-    let path = out.to_str().expect("UTF-8 path");
-    rookling(&[
-        "datagen",
-        "--out",
-        path,
-        "--games",
-        games,
-        "--nodes",
-        "300",
-        "--seed",
-        seed,
-        "--threads",
-        threads,
-    ])
+    common::run::fresh_folder("datagen", name)
 }
 
 fn succeeds(run: std::process::Output) -> String {
