@@ -52,8 +52,8 @@ fn params_prints_spsa_input_that_parses() {
             "{name}"
         );
     }
-    assert!(lines.contains(&("RFP_MARGIN".into(), 86, 30, 160, 8.0, 0.002)));
-    assert!(lines.contains(&("LMR_BASE".into(), 69, 0, 150, 8.0, 0.002)));
+    assert!(lines.contains(&("RFP_MARGIN".into(), 82, 30, 160, 8.0, 0.002)));
+    assert!(lines.contains(&("LMR_BASE".into(), 64, 0, 150, 8.0, 0.002)));
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), 34, "names are unique");
@@ -140,7 +140,7 @@ fn a_tuning_build_changes_the_next_search_and_refuses_bad_values() {
     assert!(set(&mut uci, "lmr_base", "150").is_empty());
     let reduced = nodes(&mut uci);
     assert_ne!(reduced, default);
-    assert!(set(&mut uci, "LMR_BASE", "69").is_empty());
+    assert!(set(&mut uci, "LMR_BASE", "64").is_empty());
     assert_eq!(nodes(&mut uci), default);
 
     assert!(set(&mut uci, "RFP_MARGIN", "30").is_empty());
@@ -167,6 +167,6 @@ fn a_tuning_build_changes_the_next_search_and_refuses_bad_values() {
         ["info string error: setoption: option RFP_MARGIN needs a value"]
     );
     assert_eq!(nodes(&mut uci), pruned, "the previous value is kept");
-    assert!(set(&mut uci, "RFP_MARGIN", "86").is_empty());
+    assert!(set(&mut uci, "RFP_MARGIN", "82").is_empty());
     assert_eq!(nodes(&mut uci), default);
 }

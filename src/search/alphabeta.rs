@@ -100,7 +100,7 @@ impl<'a> Search<'a> {
         shared: &'a Shared<'a>,
         thread: usize,
     ) -> Self {
-        // The parameters are in hundredths: 69 and 217 are 0.69 and 2.17 exactly.
+        // The parameters are in hundredths: 64 and 218 are 0.64 and 2.18 exactly.
         let (base, divisor) = (
             f64::from(lmr_base()) / 100.0,
             f64::from(lmr_divisor()) / 100.0,
