@@ -4,6 +4,7 @@
 
 use crate::board::{Color, PieceType, Position, START_FEN};
 use crate::movegen::legal_moves;
+use crate::rng::Rng;
 
 /// What `make_lite` must update: the bitboards, en passant and castling rights.
 fn lite_fields(pos: &Position) -> ([u64; 6], [u64; 2], Option<String>, String) {
@@ -98,17 +99,11 @@ fn gives_check_agrees_with_making_the_move() {
 }
 
 /// `gives_check_with` against making the move, for every legal move along random games
-/// (a fixed-seed generator) from openings, middlegames and Chess960 starts: positions
+/// (the crate's seeded [`Rng`]) from openings, middlegames and Chess960 starts: positions
 /// full of pins, discovered checks and promotions that the hand-picked ones may miss.
 #[test]
 fn check_squares_agree_with_making_the_move_along_random_games() {
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let mut checked = 0u32;
     for fen in [
         START_FEN,
@@ -135,7 +130,7 @@ fn check_squares_agree_with_making_the_move_along_random_games() {
                     );
                     checked += 1;
                 }
-                let pick = moves.iter().copied().nth(next() as usize % moves.len());
+                let pick = rng.pick(&moves).copied();
                 pos.play(pick.expect("a legal move"));
             }
         }
