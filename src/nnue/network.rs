@@ -304,13 +304,16 @@ mod tests {
             Network::from_bytes(b"RKNB\x00\x01").err(),
             Some(NetworkError::NotANetwork)
         );
+        let buckets = Network::from_bytes(DEFAULT)
+            .expect("nets/default.nnue reads")
+            .buckets();
         let mut bytes = DEFAULT.to_vec();
         bytes.pop();
         assert_eq!(
             Network::from_bytes(&bytes).err(),
             Some(NetworkError::WrongLength {
-                len: Network::file_bytes(1) - 1,
-                expected: Network::file_bytes(1)
+                len: Network::file_bytes(buckets) - 1,
+                expected: Network::file_bytes(buckets)
             })
         );
         bytes = DEFAULT.to_vec();
@@ -429,7 +432,13 @@ mod tests {
     #[test]
     fn copied_buckets_evaluate_as_one() {
         use crate::board::Position;
-        let one = Network::from_bytes(DEFAULT).expect("nets/default.nnue reads");
+        // A one-bucket network: the built-in first layer and its first output bucket.
+        let built_in = Network::from_bytes(DEFAULT).expect("nets/default.nnue reads");
+        let mut one = Network::zeroed_with(1).expect("1 bucket");
+        one.ft_weights = built_in.ft_weights;
+        one.ft_bias = built_in.ft_bias;
+        one.out_weights[0] = built_in.out_weights[0];
+        one.out_bias[0] = built_in.out_bias[0];
         let mut eight = Network::zeroed_with(8).expect("8 buckets");
         eight.ft_weights = one.ft_weights;
         eight.ft_bias = one.ft_bias;
