@@ -194,12 +194,14 @@ impl<'a> Search<'a> {
 
     /// Whether this thread must end its search now: the main thread on `stop`, past its
     /// hard time limit or past the node limit (counted over all threads); a helper on
-    /// `stop` or once the main thread is done.
+    /// `stop`, once the main thread is done, or past the node limit as published.
     #[cold]
     fn must_stop(&mut self) -> bool {
+        self.shared.publish(self.thread, self.nodes);
         if self.thread > 0 {
-            self.shared.publish(self.thread, self.nodes);
-            return self.shared.done() || self.shared.control.stopped();
+            return self.shared.done()
+                || self.shared.control.stopped()
+                || self.shared.past_node_limit();
         }
         self.clock.must_stop(self.shared.control)
             || self

@@ -29,6 +29,8 @@ pub struct Shared<'a> {
     done: AtomicBool,
     /// Nodes visited by helper `i + 1`, published every few thousand nodes.
     helper_nodes: Vec<Counter>,
+    /// Nodes visited by the main thread, published as often.
+    main_nodes: Counter,
 }
 
 impl<'a> Shared<'a> {
@@ -50,6 +52,7 @@ impl<'a> Shared<'a> {
             tb_hits: AtomicU64::new(root_tb_hits),
             done: AtomicBool::new(false),
             helper_nodes: (0..helpers).map(|_| Counter::default()).collect(),
+            main_nodes: Counter::default(),
         }
     }
 
@@ -58,11 +61,24 @@ impl<'a> Shared<'a> {
         self.done.load(Ordering::Relaxed)
     }
 
-    /// Publishes helper `thread`'s node count.
+    /// Publishes thread `thread`'s node count (0: the main thread).
     pub fn publish(&self, thread: usize, nodes: u64) {
-        if let Some(counter) = self.helper_nodes.get(thread - 1) {
+        let counter = match thread {
+            0 => Some(&self.main_nodes),
+            _ => self.helper_nodes.get(thread - 1),
+        };
+        if let Some(counter) = counter {
             counter.0.store(nodes, Ordering::Relaxed);
         }
+    }
+
+    /// Whether every thread's nodes as last published reach the node limit: a helper
+    /// stops there by itself, so that the search ends near the limit even when the
+    /// main thread is kept off the CPU for a while (a loaded machine).
+    pub fn past_node_limit(&self) -> bool {
+        self.node_limit.is_some_and(|limit| {
+            self.main_nodes.0.load(Ordering::Relaxed) + self.helper_nodes() >= limit
+        })
     }
 
     /// Counts a tablebase hit.
