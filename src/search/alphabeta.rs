@@ -35,8 +35,8 @@ pub struct Search<'a> {
     pub clock: Clock,
     /// The table, the flags and the node counts all threads share.
     shared: &'a Shared<'a>,
-    /// 0 for the main thread, which alone looks at the clock and the node limit;
-    /// helpers end when the main thread is done (or on `stop`).
+    /// 0 for the main thread, which alone looks at the clock; helpers end when the main
+    /// thread is done, on `stop`, or at the node limit.
     thread: usize,
     /// Nodes visited (main search and quiescence).
     pub nodes: u64,
@@ -192,22 +192,18 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether this thread must end its search now: the main thread on `stop`, past its
-    /// hard time limit or past the node limit (counted over all threads); a helper on
-    /// `stop`, once the main thread is done, or past the node limit as published.
+    /// Whether this thread must end its search now: any thread once the node counts all
+    /// threads published reach the node limit; the main thread on `stop` or past its
+    /// hard time limit; a helper on `stop` or once the main thread is done.
     #[cold]
     fn must_stop(&mut self) -> bool {
         self.shared.publish(self.thread, self.nodes);
-        if self.thread > 0 {
-            return self.shared.done()
-                || self.shared.control.stopped()
-                || self.shared.past_node_limit();
-        }
-        self.clock.must_stop(self.shared.control)
-            || self
-                .shared
-                .node_limit
-                .is_some_and(|limit| self.total_nodes() >= limit)
+        let told = if self.thread > 0 {
+            self.shared.done() || self.shared.control.stopped()
+        } else {
+            self.clock.must_stop(self.shared.control)
+        };
+        told || self.shared.past_node_limit()
     }
 
     /// Makes `mv` at `ply`: the position, the path's keys and the next accumulator.

@@ -19,7 +19,7 @@ pub struct Shared<'a> {
     pub tt: &'a Tt,
     /// The UCI loop's flags (`stop`, `ponderhit`).
     pub control: &'a Control,
-    /// `go nodes`: the main thread ends once all threads together have visited this many.
+    /// `go nodes`: every thread ends once all threads together have visited this many.
     pub node_limit: Option<u64>,
     /// When the search probes the tablebases.
     pub tb: Probe,
@@ -27,7 +27,7 @@ pub struct Shared<'a> {
     tb_hits: AtomicU64,
     /// Set when the main thread is done: the helpers end.
     done: AtomicBool,
-    /// Nodes visited by helper `i + 1`, published every few thousand nodes.
+    /// Nodes visited by helper `i + 1`, published every `CHECK_EVERY` (1,024) nodes.
     helper_nodes: Vec<Counter>,
     /// Nodes visited by the main thread, published as often.
     main_nodes: Counter,
