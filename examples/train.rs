@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release --example train -- --data FILE [--data FILE ...] --out nets/default.nnue
 //!     [--epochs 40] [--lr 0.001] [--batch 16384] [--lambda 1.0] [--threads 2] [--seed 1]
-//!     [--buckets 1] [--init NET]
+//!     [--buckets 1] [--init NET] [--mirror]
 //! ```
 //!
 //! A data file holds 32-byte records (`rookling::data`, what `datagen` writes: only the
@@ -22,8 +22,11 @@
 //! after every epoch. `--init NET` starts from the weights of an existing network file
 //! (dequantised, so that the first forward pass is that network's) instead of random
 //! ones, to fine-tune it on new data; a one-bucket network's output layer starts every
-//! bucket. The same data (in the same order), seed, thread count and starting network
-//! give the same network, byte for byte.
+//! bucket. `--mirror` trains on each position without castling rights as it is or as its
+//! mirror image (files a to h swapped, which changes nothing in chess without castling),
+//! one or the other by a hash of the position and the epoch: more positions seen for
+//! the same data. The same data (in the same order), seed, thread count, options and
+//! starting network give the same network, byte for byte.
 
 use rookling::board::Color;
 use rookling::data::{Record, TextPosition, file};
@@ -53,9 +56,11 @@ struct Sample {
 }
 
 impl Sample {
-    /// The inputs and targets of `record` (a record holds at most 32 pieces).
+    /// The inputs and targets of `record` (a record holds at most 32 pieces), its files
+    /// swapped (a to h) when `mirrored`.
     #[inline(always)]
-    fn new(record: &Record, buckets: usize) -> Self {
+    fn new(record: &Record, buckets: usize, mirrored: bool) -> Self {
+        let file_flip = if mirrored { 7 } else { 0 };
         let stm = record.side_to_move();
         let (score, result) = (
             f32::from(record.white_score()),
@@ -73,7 +78,7 @@ impl Sample {
             bucket: 0,
         };
         for (sq, piece) in record.pieces().take(MAX_ACTIVE) {
-            sample.features[usize::from(sample.count)] = index(stm, piece, sq) as u16;
+            sample.features[usize::from(sample.count)] = (index(stm, piece, sq) ^ file_flip) as u16;
             sample.count += 1;
         }
         sample.bucket = output_bucket(u32::from(sample.count), buckets) as u8;
@@ -266,11 +271,36 @@ fn target(s: &Sample, lambda: f32) -> f32 {
     lambda * sigmoid(s.score / SCALE as f32) + (1.0 - lambda) * s.result
 }
 
-/// Adds the gradient of the loss over `batch` to `grad`; the summed loss.
-fn backward(p: &Params, batch: &[Record], lambda: f32, grad: &mut Params) -> f32 {
+/// Whether to train on `record`'s mirror image this epoch (`salt`; `None`: never): for
+/// about half the positions without castling rights, chosen by a hash of the record so
+/// that the choice does not depend on how the batch is split among threads.
+fn mirrored(record: &Record, salt: Option<u64>) -> bool {
+    let Some(salt) = salt else {
+        return false;
+    };
+    let bytes = record.to_bytes();
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let h = (word(0) ^ word(8).rotate_left(17) ^ word(16).rotate_left(31) ^ word(24) ^ salt)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h >> 63 == 1 && !record.may_castle()
+}
+
+/// Adds the gradient of the loss over `batch` to `grad`, each record mirrored or not as
+/// [`mirrored`] says for `salt`; the summed loss.
+fn backward(
+    p: &Params,
+    batch: &[Record],
+    lambda: f32,
+    salt: Option<u64>,
+    grad: &mut Params,
+) -> f32 {
     let mut loss = 0.0;
     for record in batch {
-        let s = &Sample::new(record, p.buckets());
+        let s = &Sample::new(record, p.buckets(), mirrored(record, salt));
         let bucket = usize::from(s.bucket);
         let (us, them, out) = forward(p, s);
         let pred = sigmoid(out);
@@ -400,6 +430,8 @@ struct Options {
     buckets: Option<usize>,
     /// A network file to start from.
     init: Option<String>,
+    /// Train on mirror images too (`--mirror`).
+    mirror: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -414,10 +446,15 @@ fn options() -> Result<Options, String> {
         seed: 1,
         buckets: None,
         init: None,
+        mirror: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
+        if flag == "--mirror" {
+            o.mirror = true;
+            continue;
+        }
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
         let bad = |_| format!("{flag}: not a number: {value}");
         match flag.as_str() {
@@ -463,7 +500,7 @@ fn validate(p: &Params, samples: &[Record], lambda: f32, threads: usize) -> f32 
                 scope.spawn(move || {
                     part.iter()
                         .map(|r| {
-                            let s = Sample::new(r, p.buckets());
+                            let s = Sample::new(r, p.buckets(), false);
                             (sigmoid(forward(p, &s).2) - target(&s, lambda)).powi(2)
                         })
                         .sum::<f32>()
@@ -533,6 +570,7 @@ fn run() -> Result<(), String> {
         for i in (1..train.len()).rev() {
             train.swap(i, rng.below(i + 1));
         }
+        let salt = o.mirror.then(|| rng.next_u64());
         let mut loss = 0.0f64;
         for batch in train.chunks(o.batch) {
             let part = batch.len().div_ceil(o.threads);
@@ -546,7 +584,9 @@ fn run() -> Result<(), String> {
                 let handles: Vec<_> = batch
                     .chunks(part)
                     .zip(grads.iter_mut())
-                    .map(|(chunk, grad)| scope.spawn(move || backward(p, chunk, lambda, grad)))
+                    .map(|(chunk, grad)| {
+                        scope.spawn(move || backward(p, chunk, lambda, salt, grad))
+                    })
                     .collect();
                 handles
                     .into_iter()
@@ -578,5 +618,48 @@ fn main() {
     if let Err(e) = run() {
         eprintln!("train: {e}");
         std::process::exit(2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rookling::board::Position;
+    use rookling::data::GameResult;
+
+    fn record(fen: &str) -> Record {
+        let pos = Position::from_fen(fen).expect("valid FEN");
+        Record::new(&pos, 87, GameResult::WhiteWin, false)
+    }
+
+    fn inputs(s: &Sample) -> Vec<u16> {
+        let mut v = s.features[..usize::from(s.count)].to_vec();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn a_mirrored_sample_is_the_mirror_image_position() {
+        let fen = "r5k1/pp3pbp/2n3p1/8/3P4/2N1B3/PP3PPP/R5K1 b - - 0 1";
+        let image = "1k5r/pbp3pp/1p3n2/8/4P3/3B1N2/PPP3PP/1K5R b - - 0 1";
+        let (a, b) = (
+            Sample::new(&record(fen), 8, true),
+            Sample::new(&record(image), 8, false),
+        );
+        assert_eq!(inputs(&a), inputs(&b));
+        assert_ne!(inputs(&a), inputs(&Sample::new(&record(fen), 8, false)));
+        assert_eq!((a.score, a.result, a.bucket), (b.score, b.result, b.bucket));
+        assert_eq!((a.score, a.result), (-87.0, 0.0));
+    }
+
+    #[test]
+    fn about_half_are_mirrored_and_never_one_that_may_castle() {
+        let open = record("r5k1/pp3pbp/2n3p1/8/3P4/2N1B3/PP3PPP/R5K1 b - - 0 1");
+        let castling = record(rookling::board::START_FEN);
+        let mirrored_of = |r: &Record| (0..1000u64).filter(|&s| mirrored(r, Some(s))).count();
+        let n = mirrored_of(&open);
+        assert!((400..=600).contains(&n), "{n} of 1000 salts mirror it");
+        assert_eq!(mirrored_of(&castling), 0);
+        assert!(!mirrored(&open, None));
     }
 }

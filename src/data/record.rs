@@ -229,6 +229,12 @@ impl Record {
         })
     }
 
+    /// Whether either side may still castle (a castling rook stands on the board): the
+    /// one right that a mirror image of the position, files a to h swapped, would not keep.
+    pub fn may_castle(&self) -> bool {
+        (0..self.occupancy().count() as usize).any(|i| self.code(i) & 7 == CASTLING_ROOK)
+    }
+
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
@@ -385,6 +391,19 @@ mod tests {
         ] {
             round_trip(fen);
         }
+    }
+
+    #[test]
+    fn castling_rights_are_seen() {
+        let record = |fen: &str| {
+            let pos = Position::from_fen(fen).expect("valid FEN");
+            Record::new(&pos, 0, GameResult::Draw, false)
+        };
+        assert!(record(crate::board::START_FEN).may_castle());
+        assert!(record("4k3/8/8/8/8/8/8/4K2R w K - 0 1").may_castle());
+        assert!(record("4k2r/8/8/8/8/8/8/4K3 b k - 0 1").may_castle());
+        assert!(!record("4k2r/8/8/8/8/8/8/4K2R w - - 0 1").may_castle());
+        assert!(!record("4k3/8/8/8/8/8/8/4K3 w - - 0 1").may_castle());
     }
 
     #[test]
