@@ -22,7 +22,9 @@
 //! after every epoch. `--init NET` starts from the weights of an existing network file
 //! (dequantised, so that the first forward pass is that network's) instead of random
 //! ones, to fine-tune it on new data; a one-bucket network's output layer starts every
-//! bucket. `--mirror` trains on each position without castling rights as it is or as its
+//! bucket; a network of fewer neurons than `HIDDEN` fills the first ones and the others
+//! start with random first-layer weights and zero output weights (so the first forward
+//! pass is still that network's, and the new neurons learn from there). `--mirror` trains on each position without castling rights as it is or as its
 //! mirror image (files a to h swapped, which changes nothing in chess without castling),
 //! one or the other by a hash of the position and the epoch: more positions seen for
 //! the same data. The same data (in the same order), seed, thread count, options and
@@ -169,6 +171,22 @@ impl Params {
             *bias = net.out_bias[from] as f32 / (qa * qb);
         }
         Ok(p)
+    }
+
+    /// Gives the neurons from `hidden` on (zero in a network read from a narrower file)
+    /// random first-layer weights, as [`random`](Self::random) would, and leaves their
+    /// biases and output weights zero: the output is unchanged until they learn.
+    fn widen_from(&mut self, hidden: usize, rng: &mut Rng) {
+        if hidden >= HIDDEN {
+            return;
+        }
+        let ft = 1.0 / (INPUTS as f32).sqrt();
+        for row in self.ft_w.iter_mut() {
+            for w in &mut row[hidden..] {
+                let u = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
+                *w = (2.0 * u - 1.0) * ft;
+            }
+        }
     }
 
     /// Every parameter as one flat slice of rows, for the optimiser.
@@ -543,11 +561,14 @@ fn run() -> Result<(), String> {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?;
             let net = Network::from_bytes(&bytes).map_err(|e| format!("--init {path}: {e}"))?;
-            let p = Params::from_network(&net, o.buckets.unwrap_or(net.buckets()))?;
+            let mut p = Params::from_network(&net, o.buckets.unwrap_or(net.buckets()))?;
+            p.widen_from(net.hidden(), &mut rng);
             eprintln!(
-                "starting from {path} ({} output buckets, now {}): validation loss {:.6}",
+                "starting from {path} ({} output buckets, now {}; {} neurons, now {HIDDEN}): \
+                 validation loss {:.6}",
                 net.buckets(),
                 p.buckets(),
+                net.hidden(),
                 validate(&p, valid, o.lambda, o.threads)
             );
             p
@@ -661,5 +682,37 @@ mod tests {
         assert!((400..=600).contains(&n), "{n} of 1000 salts mirror it");
         assert_eq!(mirrored_of(&castling), 0);
         assert!(!mirrored(&open, None));
+    }
+
+    /// The new neurons of a widened network start with first-layer weights of their own
+    /// and no say in the output: the first forward pass is the narrower network's.
+    #[test]
+    fn a_widened_network_starts_as_the_narrower_one() {
+        let half = HIDDEN / 2;
+        let mut rng = Rng::new(5);
+        let mut narrow = Params::random(&mut rng, 8);
+        for row in narrow.ft_w.iter_mut() {
+            row[half..].fill(0.0);
+        }
+        narrow.ft_b[half..].fill(0.0);
+        for view in narrow.out_w.iter_mut().flatten() {
+            view[half..].fill(0.0);
+        }
+        let mut wide = narrow.clone();
+        wide.widen_from(half, &mut rng);
+        let kept = wide.ft_w.iter().zip(&narrow.ft_w);
+        assert!(kept.clone().all(|(w, n)| w[..half] == n[..half]));
+        assert!(
+            kept.clone()
+                .all(|(w, _)| w[half..].iter().any(|&x| x != 0.0))
+        );
+        assert!(wide.out_w == narrow.out_w && wide.ft_b == narrow.ft_b);
+        let sample = Sample::new(&record(rookling::board::START_FEN), 8, false);
+        let (_, _, a) = forward(&narrow, &sample);
+        let (_, _, b) = forward(&wide, &sample);
+        assert!((a - b).abs() < 1e-6, "{a} {b}");
+        let mut full = narrow.clone();
+        full.widen_from(HIDDEN, &mut rng);
+        assert!(full.ft_w == narrow.ft_w);
     }
 }

@@ -7,6 +7,9 @@ use std::sync::OnceLock;
 
 /// Neurons per side's view in the hidden layer.
 pub const HIDDEN: usize = 256;
+/// Network files are read in whole multiples of this many neurons (a file of fewer than
+/// [`HIDDEN`] is read into the first ones, the others zero).
+pub const HIDDEN_STEP: usize = 16;
 /// The first layer's quantisation: weights and biases in units of `1 / QA`; activations
 /// are clipped to `[0, QA]`.
 pub const QA: i32 = 255;
@@ -51,6 +54,8 @@ pub struct Network {
     pub out_bias: [i32; MAX_BUCKETS],
     /// How many output buckets are used: 1, 2, 4 or 8.
     buckets: usize,
+    /// How many neurons the file had: [`HIDDEN`], or fewer, the others being zero.
+    hidden: usize,
 }
 
 /// Why a network file was refused.
@@ -58,7 +63,7 @@ pub struct Network {
 pub enum NetworkError {
     /// It does not start with the magic bytes `RKNN` or `RKNB`.
     NotANetwork,
-    /// It was made for another hidden layer size.
+    /// Its hidden layer is wider than [`HIDDEN`] or not a multiple of [`HIDDEN_STEP`].
     WrongShape(u32),
     /// Its bucket count is not 1, 2, 4 or 8.
     WrongBuckets(u32),
@@ -75,7 +80,10 @@ impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotANetwork => f.write_str("not a Rookling network (no RKNN or RKNB header)"),
-            Self::WrongShape(h) => write!(f, "a network of {h} hidden neurons, not {HIDDEN}"),
+            Self::WrongShape(h) => write!(
+                f,
+                "a network of {h} hidden neurons, not a multiple of {HIDDEN_STEP} up to {HIDDEN}"
+            ),
             Self::WrongBuckets(b) => {
                 write!(f, "a network of {b} output buckets, not 1, 2, 4 or 8")
             }
@@ -89,15 +97,17 @@ impl fmt::Display for NetworkError {
 impl std::error::Error for NetworkError {}
 
 impl Network {
-    /// The size of a network file with `buckets` output buckets: header, then every
-    /// weight little-endian in field order (the first layer, its biases, each bucket's
-    /// output weights, then each bucket's output bias).
-    pub const fn file_bytes(buckets: usize) -> usize {
+    /// The size of a network file of `hidden` neurons and `buckets` output buckets:
+    /// header, then every weight little-endian in field order (the first layer, its
+    /// biases, each bucket's output weights, then each bucket's output bias).
+    pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
         let header = if buckets == 1 { 8 } else { 12 };
-        header + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+        header + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
     }
 
-    /// Reads a network file: `RKNN` (one output bucket) or `RKNB` (several).
+    /// Reads a network file: `RKNN` (one output bucket) or `RKNB` (several). A file of
+    /// fewer than [`HIDDEN`] neurons fills the first ones and leaves the others zero,
+    /// which adds nothing to the output: the network plays exactly as it was trained.
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Self>, NetworkError> {
         let word = |at: usize| {
             bytes
@@ -109,13 +119,15 @@ impl Network {
             Some(m) if m == MAGIC_BUCKETS => (word(8).ok_or(NetworkError::NotANetwork)?, 12),
             _ => return Err(NetworkError::NotANetwork),
         };
-        let hidden = word(4).ok_or(NetworkError::NotANetwork)?;
-        if hidden as usize != HIDDEN {
-            return Err(NetworkError::WrongShape(hidden));
+        let width = word(4).ok_or(NetworkError::NotANetwork)?;
+        let hidden = width as usize;
+        if hidden == 0 || hidden > HIDDEN || hidden % HIDDEN_STEP != 0 {
+            return Err(NetworkError::WrongShape(width));
         }
         let mut net =
             Self::zeroed_with(buckets as usize).ok_or(NetworkError::WrongBuckets(buckets))?;
-        let expected = Self::file_bytes(net.buckets);
+        net.hidden = hidden;
+        let expected = Self::file_bytes(hidden, net.buckets);
         if bytes.len() != expected {
             return Err(NetworkError::WrongLength {
                 len: bytes.len(),
@@ -126,7 +138,7 @@ impl Network {
             .chunks_exact(2)
             .map(|w| i16::from_le_bytes([w[0], w[1]]));
         let mut fill = |row: &mut [i16]| {
-            for w in row {
+            for w in &mut row[..hidden] {
                 *w = words.next().unwrap_or(0);
             }
         };
@@ -146,13 +158,13 @@ impl Network {
     }
 
     /// Writes the network in the format [`from_bytes`](Self::from_bytes) reads: `RKNN`
-    /// for one output bucket (so such a file reads and writes back byte for byte),
-    /// `RKNB` for more.
+    /// for one output bucket, `RKNB` for more, as many neurons as it was read with (so
+    /// a file reads and writes back byte for byte).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let n = self.buckets;
-        let mut out = Vec::with_capacity(Self::file_bytes(n));
+        let (n, hidden) = (self.buckets, self.hidden);
+        let mut out = Vec::with_capacity(Self::file_bytes(hidden, n));
         out.extend_from_slice(if n == 1 { MAGIC } else { MAGIC_BUCKETS });
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(hidden as u32).to_le_bytes());
         if n > 1 {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }
@@ -162,7 +174,7 @@ impl Network {
             .chain(std::iter::once(&self.ft_bias))
             .chain(self.out_weights[..n].iter().flatten());
         for row in rows {
-            for w in row {
+            for w in &row[..hidden] {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
@@ -175,6 +187,11 @@ impl Network {
     /// How many output buckets the network uses.
     pub fn buckets(&self) -> usize {
         self.buckets
+    }
+
+    /// How many neurons its file had: [`HIDDEN`], or fewer (the others are zero).
+    pub fn hidden(&self) -> usize {
+        self.hidden
     }
 
     /// A network of zeros with one output bucket, on the heap (it is too big for some
@@ -192,6 +209,7 @@ impl Network {
             Box::from_raw(ptr)
         };
         net.buckets = 1;
+        net.hidden = HIDDEN;
         net
     }
 
@@ -234,7 +252,7 @@ impl Network {
         let us = &acc.values[stm.index()];
         let them = &acc.values[stm.flip().index()];
         let weights = &self.out_weights[bucket];
-        let sum = i64::from(screlu_dot(us, &weights[0])) + i64::from(screlu_dot(them, &weights[1]));
+        let sum = screlu_dot(us, &weights[0]) + screlu_dot(them, &weights[1]);
         let out = (sum / i64::from(QA) + i64::from(self.out_bias[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         out.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
@@ -244,17 +262,27 @@ impl Network {
 /// `sum(clamp(x, 0, QA)^2 * w)`: the squared clipped ReLU of a view, dotted with its
 /// output weights. `clamp(x) * w` fits an `i16` (the trainer keeps `|w| < 2 QB`), so the
 /// products vectorise as 16-bit multiplies widened once.
-/// The sum fits an `i32`: each term is below `2^15 * QA` in size, and `HIDDEN` of them
-/// stay below `2^31`.
+/// Each term is below `2^15 * QA` in size, so [`DOT_CHUNK`] of them fit an `i32`; the
+/// chunks' sums are added in `i64`.
 #[inline(always)]
-fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0i32;
-    for (&x, &w) in values.iter().zip(weights) {
-        let c = x.clamp(0, QA as i16);
-        sum += i32::from(c.wrapping_mul(w)) * i32::from(c);
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+    let mut total = 0i64;
+    for (xs, ws) in values
+        .chunks_exact(DOT_CHUNK)
+        .zip(weights.chunks_exact(DOT_CHUNK))
+    {
+        let mut sum = 0i32;
+        for (&x, &w) in xs.iter().zip(ws) {
+            let c = x.clamp(0, QA as i16);
+            sum += i32::from(c.wrapping_mul(w)) * i32::from(c);
+        }
+        total += i64::from(sum);
     }
-    sum
+    total
 }
+
+/// Neurons whose output terms are summed in one `i32`.
+const DOT_CHUNK: usize = 256;
 
 /// Whether the CPU has AVX2 (asked once; the answer is cached by the standard library).
 #[cfg(target_arch = "x86_64")]
@@ -263,7 +291,8 @@ pub(super) fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
-const _: () = assert!((1 << 15) * QA as i64 * HIDDEN as i64 <= i32::MAX as i64);
+const _: () = assert!((1 << 15) * QA as i64 * DOT_CHUNK as i64 <= i32::MAX as i64);
+const _: () = assert!(HIDDEN % DOT_CHUNK == 0 && HIDDEN % HIDDEN_STEP == 0);
 
 /// The network the engine plays with (the one built in, read once).
 pub fn network() -> &'static Network {
@@ -304,24 +333,26 @@ mod tests {
             Network::from_bytes(b"RKNB\x00\x01").err(),
             Some(NetworkError::NotANetwork)
         );
-        let buckets = Network::from_bytes(DEFAULT)
-            .expect("nets/default.nnue reads")
-            .buckets();
+        let net = Network::from_bytes(DEFAULT).expect("nets/default.nnue reads");
+        let full = Network::file_bytes(net.hidden(), net.buckets());
         let mut bytes = DEFAULT.to_vec();
         bytes.pop();
         assert_eq!(
             Network::from_bytes(&bytes).err(),
             Some(NetworkError::WrongLength {
-                len: Network::file_bytes(buckets) - 1,
-                expected: Network::file_bytes(buckets)
+                len: full - 1,
+                expected: full
             })
         );
-        bytes = DEFAULT.to_vec();
-        bytes[4] = 7;
-        assert!(matches!(
-            Network::from_bytes(&bytes),
-            Err(NetworkError::WrongShape(_))
-        ));
+        for width in [7, 0, HIDDEN + HIDDEN_STEP, HIDDEN_STEP + 1] {
+            bytes = DEFAULT.to_vec();
+            bytes[4..8].copy_from_slice(&(width as u32).to_le_bytes());
+            assert_eq!(
+                Network::from_bytes(&bytes).err(),
+                Some(NetworkError::WrongShape(width as u32)),
+                "{width} neurons"
+            );
+        }
     }
 
     /// A network with `buckets` output buckets and every weight of its own, from the
@@ -347,7 +378,7 @@ mod tests {
         for buckets in [2, 4, 8] {
             let net = bucketed(buckets);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), Network::file_bytes(buckets));
+            assert_eq!(bytes.len(), Network::file_bytes(HIDDEN, buckets));
             assert_eq!(&bytes[..4], MAGIC_BUCKETS);
             let back = Network::from_bytes(&bytes).expect("a written network reads");
             assert_eq!(back.buckets(), buckets);
@@ -375,7 +406,7 @@ mod tests {
             Network::from_bytes(&bytes).err(),
             Some(NetworkError::WrongLength {
                 len: good.len(),
-                expected: Network::file_bytes(4)
+                expected: Network::file_bytes(HIDDEN, 4)
             })
         );
         assert!(matches!(
@@ -389,10 +420,51 @@ mod tests {
         let message = Network::from_bytes(&good[..good.len() - 2])
             .err()
             .map(|e| e.to_string());
+        let full = Network::file_bytes(HIDDEN, 8);
         assert_eq!(
-            message.as_deref(),
-            Some("a network file of 401962 bytes, not 401964")
+            message,
+            Some(format!("a network file of {} bytes, not {full}", full - 2))
         );
+    }
+
+    /// A file of fewer neurons is read into the first ones and evaluates every position
+    /// as the same network with the others zero; it writes back as it was.
+    #[test]
+    fn a_narrower_network_plays_as_it_was_trained() {
+        use crate::board::Position;
+        let half = HIDDEN / 2;
+        let mut wide = bucketed(8);
+        for row in wide.ft_weights.iter_mut() {
+            row[half..].fill(0);
+        }
+        wide.ft_bias[half..].fill(0);
+        for view in wide.out_weights.iter_mut().flatten() {
+            view[half..].fill(0);
+        }
+        let mut narrow = bucketed(8);
+        narrow.hidden = half;
+        let bytes = narrow.to_bytes();
+        assert_eq!(bytes.len(), Network::file_bytes(half, 8));
+        let back = Network::from_bytes(&bytes).expect("a narrower network reads");
+        assert_eq!(back.hidden(), half);
+        assert_eq!(back.to_bytes(), bytes);
+        for fen in [
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 5 4",
+        ] {
+            let pos = Position::from_fen(fen).expect("valid FEN");
+            let (a, b) = (
+                super::super::Accumulator::new(&wide, &pos),
+                super::super::Accumulator::new(&back, &pos),
+            );
+            let stm = pos.side_to_move();
+            let pieces = pos.occupied().count();
+            assert_eq!(
+                wide.evaluate(&a, stm, pieces),
+                back.evaluate(&b, stm, pieces),
+                "{fen}"
+            );
+        }
     }
 
     #[test]
