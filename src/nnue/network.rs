@@ -121,7 +121,7 @@ impl Network {
         };
         let width = word(4).ok_or(NetworkError::NotANetwork)?;
         let hidden = width as usize;
-        if hidden == 0 || hidden > HIDDEN || hidden % HIDDEN_STEP != 0 {
+        if hidden == 0 || hidden > HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
             return Err(NetworkError::WrongShape(width));
         }
         let mut net =
@@ -292,7 +292,7 @@ pub(super) fn has_avx2() -> bool {
 }
 
 const _: () = assert!((1 << 15) * QA as i64 * DOT_CHUNK as i64 <= i32::MAX as i64);
-const _: () = assert!(HIDDEN % DOT_CHUNK == 0 && HIDDEN % HIDDEN_STEP == 0);
+const _: () = assert!(HIDDEN.is_multiple_of(DOT_CHUNK) && HIDDEN.is_multiple_of(HIDDEN_STEP));
 
 /// The network the engine plays with (the one built in, read once).
 pub fn network() -> &'static Network {
