@@ -13,7 +13,8 @@ mod network;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use network::{
-    HIDDEN, MAX_BUCKETS, Network, NetworkError, QA, QB, SCALE, network, network_id, output_bucket,
+    HIDDEN, HIDDEN_STEP, MAX_BUCKETS, Network, NetworkError, QA, QB, SCALE, network, network_id,
+    output_bucket,
 };
 
 use crate::board::Position;
