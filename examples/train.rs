@@ -24,11 +24,12 @@
 //! ones, to fine-tune it on new data; a one-bucket network's output layer starts every
 //! bucket; a network of fewer neurons than `HIDDEN` fills the first ones and the others
 //! start with random first-layer weights and zero output weights (so the first forward
-//! pass is still that network's, and the new neurons learn from there). `--mirror` trains on each position without castling rights as it is or as its
-//! mirror image (files a to h swapped, which changes nothing in chess without castling),
-//! one or the other by a hash of the position and the epoch: more positions seen for
-//! the same data. The same data (in the same order), seed, thread count, options and
-//! starting network give the same network, byte for byte.
+//! pass is still that network's, and the new neurons learn from there). `--mirror`
+//! trains on each position without castling rights as it is or as its mirror image
+//! (files a to h swapped, which changes nothing in chess without castling), one or the
+//! other by a hash of the position and the epoch: more positions seen for the same data.
+//! The same data (in the same order), seed, thread count, options and starting network
+//! give the same network, byte for byte.
 
 use rookling::board::Color;
 use rookling::data::{Record, TextPosition, file};
@@ -96,6 +97,17 @@ fn other_view(i: usize) -> usize {
     flipped * 64 + (sq ^ 56)
 }
 
+/// The bound of a random first-layer weight: `1 / sqrt(inputs)`.
+fn ft_bound() -> f32 {
+    1.0 / (INPUTS as f32).sqrt()
+}
+
+/// A random number in `[-scale, scale)`, from 53 bits of `rng`.
+fn uniform(rng: &mut Rng, scale: f32) -> f32 {
+    let u = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
+    (2.0 * u - 1.0) * scale
+}
+
 /// The network in f32.
 #[derive(Clone)]
 struct Params {
@@ -123,20 +135,16 @@ impl Params {
 
     fn random(rng: &mut Rng, buckets: usize) -> Self {
         let mut p = Self::zeros(buckets);
-        let mut uniform = |scale: f32| {
-            let u = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
-            (2.0 * u - 1.0) * scale
-        };
-        let ft = 1.0 / (INPUTS as f32).sqrt();
+        let ft = ft_bound();
         for row in p.ft_w.iter_mut() {
             for w in row.iter_mut() {
-                *w = uniform(ft);
+                *w = uniform(rng, ft);
             }
         }
         let out = 1.0 / ((2 * HIDDEN) as f32).sqrt();
         for row in p.out_w.iter_mut().flatten() {
             for w in row.iter_mut() {
-                *w = uniform(out);
+                *w = uniform(rng, out);
             }
         }
         p
@@ -180,11 +188,10 @@ impl Params {
         if hidden >= HIDDEN {
             return;
         }
-        let ft = 1.0 / (INPUTS as f32).sqrt();
+        let ft = ft_bound();
         for row in self.ft_w.iter_mut() {
             for w in &mut row[hidden..] {
-                let u = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
-                *w = (2.0 * u - 1.0) * ft;
+                *w = uniform(rng, ft);
             }
         }
     }
