@@ -17,7 +17,7 @@ pub use list::{MAX_MOVES, MoveList};
 pub(crate) use near::PieceCount;
 pub use notation::{MoveError, parse_move, play_moves};
 pub use side::{Black, Side, White};
-pub use tactical::tactical_moves;
+pub use tactical::{tactical_moves, tactical_moves_into};
 
 use crate::attacks::{self, Chosen, Sliders};
 use crate::board::{Bitboard, CastleSide, Color, Move, PieceType, Position, Square};

@@ -6,12 +6,12 @@ use crate::board::{Bitboard, Move, MoveKind, Position, Square};
 
 /// Keeps captures (en passant included) and promotions; promotions other than to a queen
 /// are kept only when they capture.
-struct Tactical {
+struct Tactical<'a> {
     theirs: Bitboard,
-    list: MoveList,
+    list: &'a mut MoveList,
 }
 
-impl Visitor for Tactical {
+impl Visitor for Tactical<'_> {
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard) {
         self.list.piece(from, targets & self.theirs);
@@ -45,12 +45,19 @@ impl Visitor for Tactical {
 /// The legal captures and promotions of the side to move (under-promotions only when
 /// they capture).
 pub fn tactical_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    tactical_moves_into(pos, &mut list);
+    list
+}
+
+/// [`tactical_moves`] appended to `list`, so that a caller that keeps the list in its
+/// own frame does not copy it back.
+pub fn tactical_moves_into(pos: &Position, list: &mut MoveList) {
     let mut visitor = Tactical {
         theirs: pos.color(pos.side_to_move().flip()),
-        list: MoveList::new(),
+        list,
     };
     generate_all(pos, &mut visitor);
-    visitor.list
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use super::draw::{insufficient_material, is_repetition};
 use super::endgame::known_ending;
-use super::ordering::{Heuristics, MAX_PLY, Picker, PieceTo, SEE_VALUE, captured, see_ge};
+use super::ordering::{Heuristics, MAX_PLY, Picker, PieceTo, SEE_VALUE, Scores, captured, see_ge};
 use super::params::*;
 use super::root::{RootMoves, ScoreBound};
 use super::score::{INF, MATE, TB_WIN_BOUND};
@@ -17,7 +17,7 @@ use super::tablebase::wdl_score;
 use super::time::Clock;
 use super::tt::Bound;
 use crate::board::{Move, PieceType, Position};
-use crate::movegen::{legal_moves, tactical_moves};
+use crate::movegen::{MoveList, generate_all, legal_moves, tactical_moves_into};
 use crate::nnue::{AccumulatorStack, network};
 use crate::syzygy;
 
@@ -479,8 +479,10 @@ impl<'a> Search<'a> {
                 && beta.abs() < TB_WIN_BOUND
                 && !hit.is_some_and(|h| h.depth >= pc_depth && from_tt(h.score, ply) < pc_beta)
             {
-                let mut captures = tactical_moves(&self.pos);
-                let mut picker = Picker::tactical(&self.pos, &mut captures, hash_move);
+                let mut captures = MoveList::new();
+                tactical_moves_into(&self.pos, &mut captures);
+                let mut scores = Scores::default();
+                let mut picker = Picker::tactical(&mut scores, &self.pos, &mut captures, hash_move);
                 while let Some((mv, _)) = picker.pick() {
                     if !see_ge(&self.pos, mv, pc_beta - static_eval) {
                         continue;
@@ -515,7 +517,8 @@ impl<'a> Search<'a> {
             depth -= 1;
         }
 
-        let mut list = legal_moves(&self.pos);
+        let mut list = MoveList::new();
+        generate_all(&self.pos, &mut list);
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -550,7 +553,16 @@ impl<'a> Search<'a> {
         }
 
         let ctx = self.context(ply);
-        let mut picker = Picker::new(&self.pos, &mut list, hash_move, self.heur, ply, &ctx);
+        let mut scores = Scores::default();
+        let mut picker = Picker::new(
+            &mut scores,
+            &self.pos,
+            &mut list,
+            hash_move,
+            self.heur,
+            ply,
+            &ctx,
+        );
         let mut best = tb_floor;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -745,11 +757,11 @@ impl<'a> Search<'a> {
         }
         let mut best;
         let raw_eval;
-        let mut list;
+        let mut list = MoveList::new();
         if in_check {
             best = -MATE + ply as i32;
             raw_eval = -INF;
-            list = legal_moves(&self.pos);
+            generate_all(&self.pos, &mut list);
             if list.is_empty() {
                 return best;
             }
@@ -760,9 +772,11 @@ impl<'a> Search<'a> {
                 return best;
             }
             alpha = alpha.max(best);
-            list = tactical_moves(&self.pos);
+            tactical_moves_into(&self.pos, &mut list);
         }
-        let mut picker = Picker::tactical(&self.pos, &mut list, hit.and_then(|h| h.mv));
+        let mut scores = Scores::default();
+        let hash_move = hit.and_then(|h| h.mv);
+        let mut picker = Picker::tactical(&mut scores, &self.pos, &mut list, hash_move);
         let mut best_move = None;
         while let Some((mv, _)) = picker.pick() {
             if !in_check {

@@ -237,13 +237,26 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
 }
 
 /// Moves with ordering scores, handed out best first by selection. The moves are
-/// reordered in the caller's list; the scores live in storage that is never cleared
-/// (only one score per listed move is written and read): a picker is built at every
-/// node, and zeroing its arrays cost the search over a quarter of its instructions.
+/// reordered in the caller's list, the scores in the caller's [`Scores`]: a picker is
+/// built at every node, and returning a kilobyte of scores from its constructor cost
+/// the search a copy each time.
 pub struct Picker<'a> {
     moves: &'a mut [Move],
-    scores: [MaybeUninit<i32>; MAX_MOVES],
+    scores: &'a mut [MaybeUninit<i32>; MAX_MOVES],
     next: usize,
+}
+
+/// The storage of a [`Picker`]'s scores, never cleared (only one score per listed move
+/// is written and read): zeroing it at every node cost the search over a quarter of its
+/// instructions.
+pub struct Scores([MaybeUninit<i32>; MAX_MOVES]);
+
+impl Default for Scores {
+    /// Storage for the scores of one node's moves, left uninitialised.
+    #[inline(always)]
+    fn default() -> Self {
+        Self([MaybeUninit::uninit(); MAX_MOVES])
+    }
 }
 
 const HASH: i32 = 4_000_000;
@@ -254,6 +267,7 @@ const BAD_CAPTURE: i32 = -2_000_000;
 impl<'a> Picker<'a> {
     /// Scores every move of `list` for a full-width node.
     pub fn new(
+        scores: &'a mut Scores,
         pos: &Position,
         list: &'a mut MoveList,
         hash: Option<Move>,
@@ -263,7 +277,7 @@ impl<'a> Picker<'a> {
     ) -> Self {
         let us = pos.side_to_move();
         let killers = heur.killers[ply];
-        Self::build(list, |mv| {
+        Self::build(scores, list, |mv| {
             if Some(mv) == hash {
                 HASH
             } else if let Some(victim) = captured(pos, mv) {
@@ -288,8 +302,13 @@ impl<'a> Picker<'a> {
     }
 
     /// Scores captures and promotions for quiescence search (MVV-LVA).
-    pub fn tactical(pos: &Position, list: &'a mut MoveList, hash: Option<Move>) -> Self {
-        Self::build(list, |mv| {
+    pub fn tactical(
+        scores: &'a mut Scores,
+        pos: &Position,
+        list: &'a mut MoveList,
+        hash: Option<Move>,
+    ) -> Self {
+        Self::build(scores, list, |mv| {
             if Some(mv) == hash {
                 return HASH;
             }
@@ -299,8 +318,8 @@ impl<'a> Picker<'a> {
     }
 
     #[inline(always)]
-    fn build(list: &'a mut MoveList, score: impl Fn(Move) -> i32) -> Self {
-        let mut scores = [MaybeUninit::uninit(); MAX_MOVES];
+    fn build(scores: &'a mut Scores, list: &'a mut MoveList, score: impl Fn(Move) -> i32) -> Self {
+        let scores = &mut scores.0;
         let moves = list.as_mut_slice();
         for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
             slot.write(score(mv));
