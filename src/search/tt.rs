@@ -151,7 +151,6 @@ impl Tt {
         *age = (*age + 1) & 63;
     }
 
-    /// The entry for `key`, if stored.
     /// Asks the CPU to start bringing `key`'s slot into the cache, so that a probe a
     /// little later does not wait for memory (called right after a move is made).
     #[inline(always)]
@@ -166,6 +165,7 @@ impl Tt {
         }
     }
 
+    /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let slot = load(self.slots.as_ref()?.at(key), key)?;
