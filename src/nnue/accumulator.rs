@@ -7,6 +7,7 @@
 use super::features::index;
 use super::network::{HIDDEN, Network};
 use crate::board::{Color, Move, MoveKind, Piece, PieceType, Position, Square};
+use std::sync::Arc;
 
 /// The first layer's output (before activation) for white's view and black's view.
 #[derive(Clone)]
@@ -163,9 +164,10 @@ impl Accumulator {
 }
 
 /// The accumulators of the positions along a search path, one per ply, brought up to
-/// date only when a position is evaluated.
+/// date only when a position is evaluated. It keeps its network to the end, whatever
+/// [`super::set_network`] puts in place meanwhile.
 pub struct AccumulatorStack {
-    net: &'static Network,
+    net: Arc<Network>,
     accs: Vec<Accumulator>,
     /// The change from the previous ply to each ply.
     deltas: Vec<Delta>,
@@ -174,13 +176,13 @@ pub struct AccumulatorStack {
 }
 
 impl AccumulatorStack {
-    /// A stack for paths of up to `plies` plies from `root`.
-    pub fn new(net: &'static Network, root: &Position, plies: usize) -> Self {
+    /// A stack for paths of up to `plies` plies from `root`, evaluated with `net`.
+    pub fn new(net: Arc<Network>, root: &Position, plies: usize) -> Self {
         let mut fresh = vec![false; plies + 1];
         fresh[0] = true;
         Self {
+            accs: vec![Accumulator::new(&net, root); plies + 1],
             net,
-            accs: vec![Accumulator::new(net, root); plies + 1],
             deltas: vec![Delta::NONE; plies + 1],
             fresh,
         }
@@ -211,7 +213,7 @@ impl AccumulatorStack {
             }
             for p in base + 1..=ply {
                 let (done, rest) = self.accs.split_at_mut(p);
-                rest[0].apply_delta(&done[p - 1], self.net, &self.deltas[p]);
+                rest[0].apply_delta(&done[p - 1], &self.net, &self.deltas[p]);
                 self.fresh[p] = true;
             }
         }
@@ -241,13 +243,13 @@ mod tests {
             "1rk3r1/8/8/8/8/8/8/1R1K2R1 b GBgb - 0 1",
         ] {
             let pos = Position::from_fen(fen).expect("valid FEN");
-            let before = Accumulator::new(net, &pos);
+            let before = Accumulator::new(&net, &pos);
             for mv in legal_moves(&pos).iter().copied() {
                 let mut updated = before.clone();
-                updated.update_from(&before, net, &pos, mv);
+                updated.update_from(&before, &net, &pos, mv);
                 let mut after = pos.clone();
                 after.play(mv);
-                let fresh = Accumulator::new(net, &after);
+                let fresh = Accumulator::new(&net, &after);
                 assert!(updated.values == fresh.values, "{fen} {mv:?}");
             }
         }

@@ -6,6 +6,10 @@
 //! [`Accumulator`], updated move by move) -> squared clipped ReLU -> one output, the side
 //! to move's view first. Integer arithmetic: the first layer in units of 1/[`QA`], the
 //! output weights in 1/[`QB`]; the output scaled to centipawns by [`SCALE`].
+//!
+//! The network in use ([`network`]) is the one built in (`nets/default.nnue`) unless
+//! [`set_network`] put another in its place (UCI `EvalFile`); each search keeps the one
+//! it started with.
 
 mod accumulator;
 pub mod features;
@@ -13,17 +17,18 @@ mod network;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
 pub use network::{
-    HIDDEN, HIDDEN_STEP, MAX_BUCKETS, Network, NetworkError, QA, QB, SCALE, network, network_id,
-    output_bucket,
+    HIDDEN, HIDDEN_STEP, MAX_BUCKETS, Network, NetworkError, QA, QB, SCALE, built_in_network,
+    network, network_id, output_bucket, set_network, use_built_in_network,
 };
 
 use crate::board::Position;
 
-/// The evaluation of `pos` for the side to move (centipawns), computed from scratch.
+/// The evaluation of `pos` for the side to move (centipawns) by the network in use
+/// ([`network`]), computed from scratch.
 pub fn evaluate(pos: &Position) -> i32 {
     let net = network();
     net.evaluate(
-        &Accumulator::new(net, pos),
+        &Accumulator::new(&net, pos),
         pos.side_to_move(),
         pos.occupied().count(),
     )

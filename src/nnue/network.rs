@@ -3,7 +3,7 @@
 use super::features::INPUTS;
 use crate::board::Color;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, LazyLock, RwLock};
 
 /// Neurons per side's view in the hidden layer.
 pub const HIDDEN: usize = 256;
@@ -56,6 +56,16 @@ pub struct Network {
     buckets: usize,
     /// How many neurons the file had: [`HIDDEN`], or fewer, the others being zero.
     hidden: usize,
+}
+
+impl fmt::Debug for Network {
+    /// The shape only: the weights are far too many to print.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &self.hidden)
+            .field("buckets", &self.buckets)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Why a network file was refused.
@@ -294,18 +304,45 @@ pub(super) fn has_avx2() -> bool {
 const _: () = assert!((1 << 15) * QA as i64 * DOT_CHUNK as i64 <= i32::MAX as i64);
 const _: () = assert!(HIDDEN.is_multiple_of(DOT_CHUNK) && HIDDEN.is_multiple_of(HIDDEN_STEP));
 
-/// The network the engine plays with (the one built in, read once).
-pub fn network() -> &'static Network {
-    static NET: OnceLock<Box<Network>> = OnceLock::new();
-    NET.get_or_init(|| match Network::from_bytes(DEFAULT) {
-        Ok(net) => net,
-        // The built-in file is checked by a test; a broken one cannot play at all.
-        Err(e) => panic!("the built-in network nets/default.nnue is broken: {e}"),
-    })
+/// The built-in network, read once.
+static BUILT_IN: LazyLock<Arc<Network>> = LazyLock::new(|| match Network::from_bytes(DEFAULT) {
+    Ok(net) => Arc::from(net),
+    // The built-in file is checked by a test; a broken one cannot play at all.
+    Err(e) => panic!("the built-in network nets/default.nnue is broken: {e}"),
+});
+
+/// The network in use: the built-in one until [`set_network`] replaces it.
+static CURRENT: LazyLock<RwLock<Arc<Network>>> =
+    LazyLock::new(|| RwLock::new(Arc::clone(&BUILT_IN)));
+
+/// The network in use: the built-in one, or the one [`set_network`] put in its place.
+/// A copy of the `Arc` is taken when a searcher is made (and by [`super::evaluate`]);
+/// a search's threads evaluate with their searcher's to the end, never taking the lock.
+pub fn network() -> Arc<Network> {
+    Arc::clone(&CURRENT.read().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// The network built into the binary (`nets/default.nnue`).
+pub fn built_in_network() -> Arc<Network> {
+    Arc::clone(&BUILT_IN)
+}
+
+/// Makes `net` the network [`network`] returns (UCI `EvalFile`). A searcher made
+/// before keeps the one it has until it is given another (the UCI worker gives it
+/// `net` in the order of the jobs, so a search already sent keeps its network).
+pub fn set_network(net: Arc<Network>) {
+    *CURRENT.write().unwrap_or_else(|e| e.into_inner()) = net;
+}
+
+/// Makes the built-in network the one [`network`] returns again.
+pub fn use_built_in_network() {
+    set_network(built_in_network());
 }
 
 /// A name for the built-in network: the FNV-1a hash of `nets/default.nnue`, 16 hex
-/// digits (training data records which network played its games).
+/// digits (training data records which network played its games). It names the
+/// built-in network whatever [`set_network`] has put in its place: `rookling datagen`
+/// plays with the built-in one.
 pub fn network_id() -> String {
     let hash = DEFAULT.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -321,6 +358,27 @@ mod tests {
     fn the_built_in_network_reads_and_writes_back_unchanged() {
         let net = Network::from_bytes(DEFAULT).expect("nets/default.nnue reads");
         assert_eq!(net.to_bytes(), DEFAULT);
+    }
+
+    /// A network set in place of the built-in one is the one in use until the built-in
+    /// one is restored. (The copy has the built-in weights, so that the other tests,
+    /// which run meanwhile, evaluate as ever.)
+    #[test]
+    fn the_network_in_use_can_be_replaced_and_restored() {
+        let copy: Arc<Network> = Arc::from(Network::from_bytes(DEFAULT).expect("reads"));
+        set_network(Arc::clone(&copy));
+        assert!(Arc::ptr_eq(&network(), &copy));
+        assert!(!Arc::ptr_eq(&network(), &built_in_network()));
+        use_built_in_network();
+        assert!(Arc::ptr_eq(&network(), &built_in_network()));
+        let shape = (copy.hidden(), copy.buckets());
+        assert_eq!(
+            format!("{copy:?}"),
+            format!(
+                "Network {{ hidden: {}, buckets: {}, .. }}",
+                shape.0, shape.1
+            )
+        );
     }
 
     #[test]

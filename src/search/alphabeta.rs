@@ -18,8 +18,9 @@ use super::time::Clock;
 use super::tt::Bound;
 use crate::board::{Move, PieceType, Position};
 use crate::movegen::{MoveList, generate_all, legal_moves, tactical_moves_into};
-use crate::nnue::{AccumulatorStack, network};
+use crate::nnue::AccumulatorStack;
 use crate::syzygy;
+use std::sync::Arc;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
 const CHECK_EVERY: u64 = 1024;
@@ -113,7 +114,7 @@ impl<'a> Search<'a> {
         }
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
         keys.extend_from_slice(history);
-        let acc = AccumulatorStack::new(network(), pos, MAX_PLY + 1);
+        let acc = AccumulatorStack::new(Arc::clone(shared.network), pos, MAX_PLY + 1);
         Self {
             pos: pos.clone(),
             keys,

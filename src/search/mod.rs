@@ -32,6 +32,7 @@ pub use tablebase::Syzygy;
 use crate::board::{Move, Position};
 use crate::memory::TableError;
 use crate::movegen::legal_moves;
+use crate::nnue::Network;
 use alphabeta::Search;
 use ordering::{Heuristics, MAX_PLY};
 use report::Report;
@@ -40,6 +41,7 @@ use score::{INF, MATE, MATE_BOUND, TB_WIN_BOUND};
 use selfplay::Rng;
 use shared::{DoneOnDrop, Shared};
 use smp::Root;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tablebase::{Probe, RootRanking};
@@ -97,6 +99,8 @@ pub struct Searcher {
     /// How the tablebases are used (UCI `SyzygyProbeDepth`, `SyzygyProbeLimit`,
     /// `Syzygy50MoveRule`); the tables themselves are [`crate::syzygy`]'s.
     syzygy: Syzygy,
+    /// The evaluation network every thread of the next search uses (UCI `EvalFile`).
+    network: Arc<Network>,
 }
 
 /// The outcome of a search: the move to play and the expected reply.
@@ -164,7 +168,14 @@ impl Searcher {
             show_wdl: false,
             rng: Rng::new(time_seed()),
             syzygy: Syzygy::default(),
+            network: crate::nnue::network(),
         }
+    }
+
+    /// The network the searches from now on evaluate with (UCI `EvalFile`); a new
+    /// searcher has the one in use when it was made ([`crate::nnue::network`]).
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.network = network;
     }
 
     /// How the tablebases loaded by [`crate::syzygy::load`] are used.
@@ -325,6 +336,7 @@ impl Searcher {
         let helpers = self.helpers.len();
         let shared = Shared::new(
             &self.tt,
+            &self.network,
             control,
             limits.nodes,
             helpers,

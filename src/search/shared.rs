@@ -1,11 +1,14 @@
-//! What the threads of one search share, besides the transposition table they point
-//! to: the UCI loop's flags, the node limit and counts, tablebase hits, and the flag
-//! that ends the helpers. The main thread's search ([`super::alphabeta`]) and the Lazy
-//! SMP helpers (`smp.rs`) both take it from here, so neither imports the other.
+//! What the threads of one search share, besides the transposition table and the
+//! evaluation network they point to: the UCI loop's flags, the node limit and counts,
+//! tablebase hits, and the flag that ends the helpers. The main thread's search
+//! ([`super::alphabeta`]) and the Lazy SMP helpers (`smp.rs`) both take it from here,
+//! so neither imports the other.
 
 use super::Control;
 use super::tablebase::Probe;
 use super::tt::Tt;
+use crate::nnue::Network;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// One helper's node count, on its own cache line (helpers write it often).
@@ -17,6 +20,8 @@ struct Counter(AtomicU64);
 pub struct Shared<'a> {
     /// The transposition table.
     pub tt: &'a Tt,
+    /// The evaluation network: every thread evaluates with this one to the end.
+    pub network: &'a Arc<Network>,
     /// The UCI loop's flags (`stop`, `ponderhit`).
     pub control: &'a Control,
     /// `go nodes`: every thread ends once all threads together have visited this many.
@@ -34,10 +39,12 @@ pub struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    /// The shared state of a search with `helpers` helper threads, probing the
-    /// tablebases as `tb` says, `root_tb_hits` hits counted at the root already.
+    /// The shared state of a search with `helpers` helper threads, evaluating with
+    /// `network`, probing the tablebases as `tb` says, `root_tb_hits` hits counted at
+    /// the root already.
     pub fn new(
         tt: &'a Tt,
+        network: &'a Arc<Network>,
         control: &'a Control,
         node_limit: Option<u64>,
         helpers: usize,
@@ -46,6 +53,7 @@ impl<'a> Shared<'a> {
     ) -> Self {
         Self {
             tt,
+            network,
             control,
             node_limit,
             tb,

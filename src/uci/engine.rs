@@ -4,7 +4,8 @@
 use super::command::{Command, ParseError, Start};
 use super::display;
 use super::eval;
-use super::options::{Effect, Options, declarations};
+use super::evalfile;
+use super::options::{Effect, EvalFile, Options, declarations};
 use super::output::Output;
 use super::prepare::{Preparing, Ready, Table};
 use super::preparse::quote;
@@ -446,6 +447,22 @@ impl Engine {
         searchmoves
     }
 
+    /// `EvalFile`: reads the network now, so that `eval` uses it at once and the
+    /// searches from the next `go` on (queued behind any search already running or
+    /// waiting, which keep theirs, as every option does); says which network it is, or
+    /// why the file cannot be used (the network then stays as it was).
+    fn set_network(&mut self, choice: EvalFile) {
+        match evalfile::load(&choice) {
+            Ok((network, text)) => {
+                crate::nnue::set_network(Arc::clone(&network));
+                self.worker.send(Job::SetNetwork(network), Arc::default());
+                self.options.eval_file = choice;
+                self.out.info(&text);
+            }
+            Err(e) => self.out.info(&format!("error: EvalFile: {e}")),
+        }
+    }
+
     /// `setoption`: stores the value and passes it on, or says why not;
     /// [`Flow::Quit`] if a `quit` ended a wait for a hash table.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Flow {
@@ -478,6 +495,7 @@ impl Engine {
             Ok(Effect::Syzygy(syzygy)) => {
                 self.worker.send(Job::SetSyzygy(syzygy), Arc::default());
             }
+            Ok(Effect::EvalFile(choice)) => self.set_network(choice),
             Err(e) => self.out.info(&format!("error: setoption: {e}")),
         }
         Flow::Continue

@@ -9,7 +9,8 @@
 //! `parse`, `input` (the thread that reads and parses lines), `engine` (state and
 //! commands), `worker`, `prepare` (hash tables allocated off the loop thread, before
 //! `readyok`), `options`, `tablebases` (`SyzygyPath`: loading the tables and saying
-//! what was found), `display` (`d`), `eval` (`eval`), `stockfish_order` (root moves of
+//! what was found), `evalfile` (`EvalFile`: reading a network file and saying which
+//! network is in use), `display` (`d`), `eval` (`eval`), `stockfish_order` (root moves of
 //! `go perft` in Stockfish's order), `output` (every line written to stdout).
 
 pub mod command;
@@ -17,6 +18,7 @@ mod display;
 pub(crate) mod divide;
 mod engine;
 mod eval;
+mod evalfile;
 mod input;
 mod options;
 pub mod output;

@@ -38,6 +38,7 @@ enum Id {
     SyzygyProbeDepth,
     Syzygy50MoveRule,
     SyzygyProbeLimit,
+    EvalFile,
 }
 
 /// One declared option.
@@ -48,7 +49,7 @@ struct Spec {
 }
 
 /// Every option, in the order `uci` lists them (Stockfish's order for those it has).
-const SPECS: [Spec; 16] = [
+const SPECS: [Spec; 17] = [
     Spec {
         id: Id::Threads,
         name: "Threads",
@@ -165,7 +166,40 @@ const SPECS: [Spec; 16] = [
             max: crate::syzygy::files::MAX_PIECES as u64,
         },
     },
+    Spec {
+        id: Id::EvalFile,
+        name: "EvalFile",
+        kind: Kind::Text { default: BUILT_IN },
+    },
 ];
+
+/// `EvalFile`'s default and the value that asks for the built-in network.
+const BUILT_IN: &str = "<built-in>";
+
+/// The network `EvalFile` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalFile {
+    /// The one built into the binary: no value, an empty one, `<built-in>`, or
+    /// `<empty>` (what some GUIs send for an emptied text field), any case.
+    BuiltIn,
+    /// The network file at this path, as given (relative to the working directory).
+    File(String),
+}
+
+impl EvalFile {
+    /// The network `EvalFile` value `text` (trimmed) asks for.
+    fn parse(text: &str) -> Self {
+        let text = text.trim();
+        if text.is_empty()
+            || text.eq_ignore_ascii_case(BUILT_IN)
+            || text.eq_ignore_ascii_case("<empty>")
+        {
+            Self::BuiltIn
+        } else {
+            Self::File(text.to_string())
+        }
+    }
+}
 
 impl fmt::Display for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -221,6 +255,9 @@ pub struct Options {
     pub syzygy_path: String,
     /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
     pub syzygy: Syzygy,
+    /// `EvalFile`: the network in use. Changed by the engine once a file has loaded:
+    /// a file that cannot be used leaves it as it was.
+    pub eval_file: EvalFile,
 }
 
 impl Default for Options {
@@ -247,6 +284,7 @@ impl Default for Options {
                 probe_limit: spin(Id::SyzygyProbeLimit) as u32,
                 rule50: true,
             },
+            eval_file: EvalFile::BuiltIn,
         }
     }
 }
@@ -278,6 +316,9 @@ pub enum Effect {
     SyzygyPath(String),
     /// Use the tablebases so.
     Syzygy(Syzygy),
+    /// Load this network for `eval` and the searches from now on; stored in
+    /// [`Options::eval_file`] only once it has loaded.
+    EvalFile(EvalFile),
 }
 
 /// Why a `setoption` was refused.
@@ -368,6 +409,7 @@ impl Options {
                 self.syzygy_path = text.to_string();
                 Effect::SyzygyPath(self.syzygy_path.clone())
             }
+            Id::EvalFile => Effect::EvalFile(EvalFile::parse(text)),
             _ => Effect::None,
         }
     }
@@ -432,7 +474,7 @@ impl Options {
                 self.syzygy.probe_limit = n as u32;
                 Effect::Syzygy(self.syzygy)
             }
-            Id::SyzygyPath => Effect::None,
+            Id::SyzygyPath | Id::EvalFile => Effect::None,
         }
     }
 
@@ -597,5 +639,50 @@ mod tests {
             }))
         );
         assert_eq!(o.syzygy.probe_depth, 5, "refused values change nothing");
+    }
+
+    #[test]
+    fn eval_file_values() {
+        let lines = declarations();
+        assert!(lines.contains(&"option name EvalFile type string default <built-in>".into()));
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("option name EvalFile type string default <built-in>"),
+            "last, as in Stockfish"
+        );
+        let mut o = Options::default();
+        assert_eq!(o.eval_file, EvalFile::BuiltIn);
+        let file = |path: &str| Ok(Effect::EvalFile(EvalFile::File(path.into())));
+        assert_eq!(
+            o.set("EvalFile", Some("nets/g9.nnue")),
+            file("nets/g9.nnue")
+        );
+        assert_eq!(
+            o.set("evalfile", Some("  /a b/My Net.nnue ")),
+            file("/a b/My Net.nnue"),
+            "trimmed, inner spaces and case kept"
+        );
+        assert_eq!(
+            o.set("EVALFILE", Some("<Built-In>")),
+            Ok(Effect::EvalFile(EvalFile::BuiltIn))
+        );
+        for value in [
+            None,
+            Some(""),
+            Some("   "),
+            Some("<built-in>"),
+            Some("<empty>"),
+        ] {
+            assert_eq!(
+                o.set("EvalFile", value),
+                Ok(Effect::EvalFile(EvalFile::BuiltIn)),
+                "{value:?}"
+            );
+        }
+        assert_eq!(
+            o.eval_file,
+            EvalFile::BuiltIn,
+            "stored by the engine once a file has loaded, not here"
+        );
     }
 }

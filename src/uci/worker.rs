@@ -6,6 +6,7 @@ use super::divide::{RootOrder, divide_lines};
 use super::output::Output;
 use crate::board::Position;
 use crate::memory;
+use crate::nnue::Network;
 use crate::perft::stats::{self, Columns};
 use crate::perft::{PerftOptions, divide_with};
 use crate::search::tt::Tt;
@@ -61,6 +62,8 @@ pub enum Job {
     SetShowWdl(bool),
     /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
     SetSyzygy(Syzygy),
+    /// `EvalFile`: the network of the searches from now on (read by the loop).
+    SetNetwork(Arc<Network>),
 }
 
 /// A job with its number and its control flags.
@@ -204,12 +207,16 @@ struct State {
     show_wdl: bool,
     out: Output,
     syzygy: Syzygy,
+    network: Arc<Network>,
 }
 
 impl State {
     fn new(hash_mb: usize, slot: TableSlot, out: Output) -> Self {
+        let network = crate::nnue::network();
+        let mut searcher = Searcher::new(hash_mb);
+        searcher.set_network(Arc::clone(&network));
         Self {
-            searcher: Searcher::new(hash_mb),
+            searcher,
             slot,
             threads: 1,
             move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
@@ -218,6 +225,7 @@ impl State {
             show_wdl: false,
             out,
             syzygy: Syzygy::default(),
+            network,
         }
     }
 
@@ -235,6 +243,7 @@ impl State {
             Job::SetSkill(self.skill),
             Job::SetShowWdl(self.show_wdl),
             Job::SetSyzygy(self.syzygy),
+            Job::SetNetwork(Arc::clone(&self.network)),
         ] {
             state.run(job, &Control::default());
         }
@@ -310,6 +319,10 @@ impl State {
             Job::SetSyzygy(syzygy) => {
                 self.syzygy = syzygy;
                 self.searcher.set_syzygy(syzygy);
+            }
+            Job::SetNetwork(network) => {
+                self.searcher.set_network(Arc::clone(&network));
+                self.network = network;
             }
         }
         Vec::new()

@@ -41,6 +41,7 @@ mod syzygy_uci;
 mod tools;
 mod uci_bad_input;
 mod uci_divide_order;
+mod uci_evalfile;
 mod uci_gui_faults;
 mod uci_perft_suites;
 mod uci_piped;

@@ -115,6 +115,7 @@ fn handshake_lines(lines: &[String]) {
         "Ponder",
         "Clear Hash",
         "SyzygyPath",
+        "EvalFile",
     ] {
         assert!(
             options
