@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release --example train -- --data FILE [--data FILE ...] --out nets/default.nnue
 //!     [--epochs 40] [--lr 0.001] [--batch 16384] [--lambda 1.0] [--threads 2] [--seed 1]
-//!     [--buckets 1] [--init NET] [--mirror]
+//!     [--buckets 1] [--init NET] [--mirror] [--sigmoid-scale 400]
 //! ```
 //!
 //! A data file holds 32-byte records (`rookling::data`, what `datagen` writes: only the
@@ -14,8 +14,9 @@
 //! inputs per view -> HIDDEN -> squared clipped ReLU -> 1 output from the weights of the
 //! position's output bucket, `--buckets` of 1, 2, 4 or 8 by piece count) is trained in
 //! f32 to predict
-//! `lambda * sigmoid(SCORE / 400) + (1 - lambda) * RESULT` for the side to move, with
-//! mean squared error on `sigmoid(output)`, AdamW, the learning rate cut tenfold for
+//! `lambda * sigmoid(SCORE / K) + (1 - lambda) * RESULT` for the side to move, with
+//! mean squared error on `sigmoid(output * 400 / K)` (`K`, `--sigmoid-scale`, is 400 unless
+//! given: the centipawns that turn a score into odds; the output stays in centipawns / 400), AdamW, the learning rate cut tenfold for
 //! the last quarter of the epochs, and 1% of the positions held out to report a
 //! validation loss. Output weights stay within +-1.98 so that the quantised network
 //! (first layer x255, output x64) cannot overflow. The quantised network is written
@@ -292,8 +293,31 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn target(s: &Sample, lambda: f32) -> f32 {
-    lambda * sigmoid(s.score / SCALE as f32) + (1.0 - lambda) * s.result
+/// What the network is fitted to: `lambda * sigmoid(SCORE / scale) + (1 - lambda) *
+/// RESULT`, predicted by `sigmoid(output * SCALE / scale)`. The output is in centipawns /
+/// [`SCALE`] whatever `scale` is: `scale` only says how many centipawns turn a score into
+/// the odds a result is mixed with (and so how the errors of large and small scores weigh).
+#[derive(Clone, Copy)]
+struct Target {
+    lambda: f32,
+    scale: f32,
+}
+
+impl Target {
+    /// The output's logit per unit of output (1 when `scale` is [`SCALE`]).
+    fn gain(self) -> f32 {
+        SCALE as f32 / self.scale
+    }
+
+    /// The output (centipawns / [`SCALE`]) as the expected result.
+    fn predict(self, out: f32) -> f32 {
+        sigmoid(out * self.gain())
+    }
+
+    /// The expected result `s` is fitted to.
+    fn of(self, s: &Sample) -> f32 {
+        self.lambda * sigmoid(s.score / self.scale) + (1.0 - self.lambda) * s.result
+    }
 }
 
 /// Whether to train on `record`'s mirror image this epoch (`salt`; `None`: never): for
@@ -319,7 +343,7 @@ fn mirrored(record: &Record, salt: Option<u64>) -> bool {
 fn backward(
     p: &Params,
     batch: &[Record],
-    lambda: f32,
+    target: Target,
     salt: Option<u64>,
     grad: &mut Params,
 ) -> f32 {
@@ -328,10 +352,10 @@ fn backward(
         let s = &Sample::new(record, p.buckets(), mirrored(record, salt));
         let bucket = usize::from(s.bucket);
         let (us, them, out) = forward(p, s);
-        let pred = sigmoid(out);
-        let err = pred - target(s, lambda);
+        let pred = target.predict(out);
+        let err = pred - target.of(s);
         loss += err * err;
-        let d_out = 2.0 * err * pred * (1.0 - pred);
+        let d_out = 2.0 * err * pred * (1.0 - pred) * target.gain();
         grad.out_b[bucket] += d_out;
         let feats = &s.features[..s.count as usize];
         for (v, view) in [&us, &them].into_iter().enumerate() {
@@ -449,6 +473,8 @@ struct Options {
     lr: f32,
     batch: usize,
     lambda: f32,
+    /// Centipawns per unit of the sigmoid's argument (`--sigmoid-scale`).
+    sigmoid_scale: f32,
     threads: usize,
     seed: u64,
     /// Output buckets; `None`: the `--init` network's, else 1.
@@ -467,6 +493,7 @@ fn options() -> Result<Options, String> {
         lr: 0.001,
         batch: 16_384,
         lambda: 1.0,
+        sigmoid_scale: SCALE as f32,
         threads: 2,
         seed: 1,
         buckets: None,
@@ -489,6 +516,9 @@ fn options() -> Result<Options, String> {
             "--lr" => o.lr = value.parse().map_err(|_| format!("{flag}: {value}"))?,
             "--batch" => o.batch = value.parse().map_err(bad)?,
             "--lambda" => o.lambda = value.parse().map_err(|_| format!("{flag}: {value}"))?,
+            "--sigmoid-scale" => {
+                o.sigmoid_scale = value.parse().map_err(|_| format!("{flag}: {value}"))?;
+            }
             "--threads" => o.threads = value.parse().map_err(bad)?,
             "--seed" => o.seed = value.parse().map_err(bad)?,
             "--buckets" => o.buckets = Some(value.parse().map_err(bad)?),
@@ -502,6 +532,15 @@ fn options() -> Result<Options, String> {
     if o.batch == 0 || o.threads == 0 || o.epochs == 0 {
         return Err("--batch, --threads and --epochs must be positive".into());
     }
+    if !(0.0..=1.0).contains(&o.lambda) {
+        return Err(format!("--lambda {}: must be from 0 to 1", o.lambda));
+    }
+    if !(o.sigmoid_scale.is_finite() && o.sigmoid_scale > 0.0) {
+        return Err(format!(
+            "--sigmoid-scale {}: must be a positive number of centipawns",
+            o.sigmoid_scale
+        ));
+    }
     if let Some(b) = o.buckets
         && Network::zeroed_with(b).is_none()
     {
@@ -513,7 +552,7 @@ fn options() -> Result<Options, String> {
 }
 
 /// Mean loss of `samples` (in parallel).
-fn validate(p: &Params, samples: &[Record], lambda: f32, threads: usize) -> f32 {
+fn validate(p: &Params, samples: &[Record], target: Target, threads: usize) -> f32 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -526,7 +565,7 @@ fn validate(p: &Params, samples: &[Record], lambda: f32, threads: usize) -> f32 
                     part.iter()
                         .map(|r| {
                             let s = Sample::new(r, p.buckets(), false);
-                            (sigmoid(forward(p, &s).2) - target(&s, lambda)).powi(2)
+                            (target.predict(forward(p, &s).2) - target.of(&s)).powi(2)
                         })
                         .sum::<f32>()
                 })
@@ -539,6 +578,10 @@ fn validate(p: &Params, samples: &[Record], lambda: f32, threads: usize) -> f32 
 
 fn run() -> Result<(), String> {
     let o = options()?;
+    let target = Target {
+        lambda: o.lambda,
+        scale: o.sigmoid_scale,
+    };
     let start = Instant::now();
     let mut samples = Vec::new();
     for path in &o.data {
@@ -576,7 +619,7 @@ fn run() -> Result<(), String> {
                 net.buckets(),
                 p.buckets(),
                 net.hidden(),
-                validate(&p, valid, o.lambda, o.threads)
+                validate(&p, valid, target, o.threads)
             );
             p
         }
@@ -603,7 +646,6 @@ fn run() -> Result<(), String> {
         for batch in train.chunks(o.batch) {
             let part = batch.len().div_ceil(o.threads);
             let p = &params;
-            let lambda = o.lambda;
             // Every gradient is cleared, also those a short last batch leaves idle.
             for grad in grads.iter_mut() {
                 grad.clear();
@@ -613,7 +655,7 @@ fn run() -> Result<(), String> {
                     .chunks(part)
                     .zip(grads.iter_mut())
                     .map(|(chunk, grad)| {
-                        scope.spawn(move || backward(p, chunk, lambda, salt, grad))
+                        scope.spawn(move || backward(p, chunk, target, salt, grad))
                     })
                     .collect();
                 handles
@@ -634,7 +676,7 @@ fn run() -> Result<(), String> {
             "epoch {:>3}: train loss {:.6}, validation loss {:.6}, lr {lr}, {:.0} s",
             epoch + 1,
             loss / train.len() as f64,
-            validate(&params, valid, o.lambda, o.threads),
+            validate(&params, valid, target, o.threads),
             start.elapsed().as_secs_f64()
         );
     }
@@ -664,6 +706,36 @@ mod tests {
         let mut v = s.features[..usize::from(s.count)].to_vec();
         v.sort_unstable();
         v
+    }
+
+    /// A network whose output is the data's score (in centipawns / SCALE) fits a
+    /// `lambda 1` target exactly at any sigmoid scale, and the gradient is the loss's
+    /// derivative (checked against a finite difference).
+    #[test]
+    fn the_sigmoid_scale_changes_the_odds_not_the_output_units() {
+        let s = Sample::new(&record(rookling::board::START_FEN), 8, false);
+        for scale in [150.0, 250.0, 400.0, 600.0] {
+            let t = Target { lambda: 1.0, scale };
+            let out = s.score / SCALE as f32;
+            assert!((t.predict(out) - t.of(&s)).abs() < 1e-6, "{scale}");
+            let mixed = Target { lambda: 0.5, scale };
+            assert!((mixed.of(&s) - (0.5 * t.of(&s) + 0.5 * s.result)).abs() < 1e-6);
+            let loss = |o: f32| (t.predict(o) - 0.9).powi(2);
+            let (o, h) = (0.3f32, 1e-3f32);
+            let numeric = (loss(o + h) - loss(o - h)) / (2.0 * h);
+            let pred = t.predict(o);
+            let analytic = 2.0 * (pred - 0.9) * pred * (1.0 - pred) * t.gain();
+            assert!(
+                (numeric - analytic).abs() < 1e-3,
+                "{scale}: {numeric} {analytic}"
+            );
+        }
+        let default = Target {
+            lambda: 1.0,
+            scale: SCALE as f32,
+        };
+        assert_eq!(default.gain(), 1.0);
+        assert_eq!(default.predict(0.7), sigmoid(0.7));
     }
 
     #[test]
