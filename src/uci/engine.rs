@@ -456,7 +456,6 @@ impl Engine {
             Ok((network, text)) => {
                 crate::nnue::set_network(Arc::clone(&network));
                 self.worker.send(Job::SetNetwork(network), Arc::default());
-                self.options.eval_file = choice;
                 self.out.info(&text);
             }
             Err(e) => self.out.info(&format!("error: EvalFile: {e}")),

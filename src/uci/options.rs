@@ -255,9 +255,6 @@ pub struct Options {
     pub syzygy_path: String,
     /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`.
     pub syzygy: Syzygy,
-    /// `EvalFile`: the network in use. Changed by the engine once a file has loaded:
-    /// a file that cannot be used leaves it as it was.
-    pub eval_file: EvalFile,
 }
 
 impl Default for Options {
@@ -284,7 +281,6 @@ impl Default for Options {
                 probe_limit: spin(Id::SyzygyProbeLimit) as u32,
                 rule50: true,
             },
-            eval_file: EvalFile::BuiltIn,
         }
     }
 }
@@ -316,8 +312,8 @@ pub enum Effect {
     SyzygyPath(String),
     /// Use the tablebases so.
     Syzygy(Syzygy),
-    /// Load this network for `eval` and the searches from now on; stored in
-    /// [`Options::eval_file`] only once it has loaded.
+    /// Load this network for `eval` and the searches from now on (the network itself,
+    /// once loaded, is the option's state: [`crate::nnue::set_network`]).
     EvalFile(EvalFile),
 }
 
@@ -651,7 +647,6 @@ mod tests {
             "last, as in Stockfish"
         );
         let mut o = Options::default();
-        assert_eq!(o.eval_file, EvalFile::BuiltIn);
         let file = |path: &str| Ok(Effect::EvalFile(EvalFile::File(path.into())));
         assert_eq!(
             o.set("EvalFile", Some("nets/g9.nnue")),
@@ -679,10 +674,5 @@ mod tests {
                 "{value:?}"
             );
         }
-        assert_eq!(
-            o.eval_file,
-            EvalFile::BuiltIn,
-            "stored by the engine once a file has loaded, not here"
-        );
     }
 }
