@@ -15,8 +15,9 @@
 //! position's output bucket, `--buckets` of 1, 2, 4 or 8 by piece count) is trained in
 //! f32 to predict
 //! `lambda * sigmoid(SCORE / K) + (1 - lambda) * RESULT` for the side to move, with
-//! mean squared error on `sigmoid(output * 400 / K)` (`K`, `--sigmoid-scale`, is 400 unless
-//! given: the centipawns that turn a score into odds; the output stays in centipawns / 400), AdamW, the learning rate cut tenfold for
+//! mean squared error on `sigmoid(output * 400 / K)` (`K`, `--sigmoid-scale`, is 400
+//! unless given: the centipawns that turn a score into odds; the output stays in
+//! centipawns / 400), AdamW, the learning rate cut tenfold for
 //! the last quarter of the epochs, and 1% of the positions held out to report a
 //! validation loss. Output weights stay within +-1.98 so that the quantised network
 //! (first layer x255, output x64) cannot overflow. The quantised network is written
@@ -318,6 +319,14 @@ impl Target {
     fn of(self, s: &Sample) -> f32 {
         self.lambda * sigmoid(s.score / self.scale) + (1.0 - self.lambda) * s.result
     }
+
+    /// The squared error of output `out` against the expected result `want`, and its
+    /// derivative by `out`: the one loss training and validation both use.
+    fn loss(self, out: f32, want: f32) -> (f32, f32) {
+        let pred = self.predict(out);
+        let err = pred - want;
+        (err * err, 2.0 * err * pred * (1.0 - pred) * self.gain())
+    }
 }
 
 /// Whether to train on `record`'s mirror image this epoch (`salt`; `None`: never): for
@@ -352,10 +361,8 @@ fn backward(
         let s = &Sample::new(record, p.buckets(), mirrored(record, salt));
         let bucket = usize::from(s.bucket);
         let (us, them, out) = forward(p, s);
-        let pred = target.predict(out);
-        let err = pred - target.of(s);
-        loss += err * err;
-        let d_out = 2.0 * err * pred * (1.0 - pred) * target.gain();
+        let (err2, d_out) = target.loss(out, target.of(s));
+        loss += err2;
         grad.out_b[bucket] += d_out;
         let feats = &s.features[..s.count as usize];
         for (v, view) in [&us, &them].into_iter().enumerate() {
@@ -565,7 +572,7 @@ fn validate(p: &Params, samples: &[Record], target: Target, threads: usize) -> f
                     part.iter()
                         .map(|r| {
                             let s = Sample::new(r, p.buckets(), false);
-                            (target.predict(forward(p, &s).2) - target.of(&s)).powi(2)
+                            target.loss(forward(p, &s).2, target.of(&s)).0
                         })
                         .sum::<f32>()
                 })
@@ -720,11 +727,11 @@ mod tests {
             assert!((t.predict(out) - t.of(&s)).abs() < 1e-6, "{scale}");
             let mixed = Target { lambda: 0.5, scale };
             assert!((mixed.of(&s) - (0.5 * t.of(&s) + 0.5 * s.result)).abs() < 1e-6);
-            let loss = |o: f32| (t.predict(o) - 0.9).powi(2);
+            let loss = |o: f32| t.loss(o, 0.9).0;
             let (o, h) = (0.3f32, 1e-3f32);
+            assert_eq!(loss(o), (t.predict(o) - 0.9).powi(2), "{scale}");
             let numeric = (loss(o + h) - loss(o - h)) / (2.0 * h);
-            let pred = t.predict(o);
-            let analytic = 2.0 * (pred - 0.9) * pred * (1.0 - pred) * t.gain();
+            let analytic = t.loss(o, 0.9).1;
             assert!(
                 (numeric - analytic).abs() < 1e-3,
                 "{scale}: {numeric} {analytic}"
