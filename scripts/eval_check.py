@@ -35,43 +35,15 @@ import json
 import math
 import os
 import shutil
-import subprocess
 import sys
+
+from uci_engine import Engine
 
 
 def stockfish_path(given):
     if given:
         return given
     return shutil.which("stockfish") or "/usr/games/stockfish"
-
-
-class Uci:
-    """A UCI engine driven line by line."""
-
-    def __init__(self, path):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix):
-        """The lines up to and including the first that starts with `prefix`."""
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit(f"the engine ended before '{prefix}'")
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait()
 
 
 def white(fen, score):
@@ -86,14 +58,14 @@ def stockfish_scores(path, fens, depth, cache_file):
             cache = json.load(f)
     missing = [fen for fen in fens if f"{depth} {fen}" not in cache]
     if missing:
-        sf = Uci(path)
+        sf = Engine(path)
         sf.send("setoption name Hash value 64")
         for i, fen in enumerate(missing):
             sf.send("ucinewgame")
             sf.send(f"position fen {fen}")
             sf.send(f"go depth {depth}")
             score = None
-            for line in sf.until("bestmove"):
+            for line in sf.read_until("bestmove", timeout=None):
                 words = line.split()
                 if "score" in words:
                     k = words.index("score")
@@ -104,7 +76,7 @@ def stockfish_scores(path, fens, depth, cache_file):
             cache[f"{depth} {fen}"] = white(fen, int(score))
             if (i + 1) % 200 == 0:
                 print(f"Stockfish: {i + 1} of {len(missing)}", file=sys.stderr)
-        sf.close()
+        sf.quit()
         if cache_file:
             with open(cache_file, "w") as f:
                 json.dump(cache, f)
@@ -113,20 +85,20 @@ def stockfish_scores(path, fens, depth, cache_file):
 
 def network_scores(engine, net, fens):
     """The static evaluation (`eval`'s final line) of each FEN with `net`, White's view."""
-    rookling = Uci(engine)
+    rookling = Engine(engine)
     if net != "builtin":
         rookling.send(f"setoption name EvalFile value {os.path.abspath(net)}")
     scores = []
     for fen in fens:
         rookling.send(f"position fen {fen}")
         rookling.send("eval")
-        lines = rookling.until("Final evaluation")
+        lines = rookling.read_until("Final evaluation", timeout=None)
         refused = [line for line in lines if line.startswith("info string error")]
         if refused:
             sys.exit(f"{net}: {refused[0]}")
         # "Final evaluation: white +13 cp, side to move -13 cp"
         scores.append(int(lines[-1].split()[3]))
-    rookling.close()
+    rookling.quit()
     return scores
 
 
@@ -176,10 +148,9 @@ def main():
     for net in args.networks:
         scores = network_scores(args.engine, net, fens)
         raw = sum(errors(scores, ref, 1.0)) / len(fens)
-        fits = [(sum(errors(scores, ref, f)) / len(fens), f)
-                for f in (0.5 + 0.05 * i for i in range(31))]
-        fitted, factor = min(fits)
-        own = errors(scores, ref, factor)
+        fits = [(errors(scores, ref, f), f) for f in (0.5 + 0.05 * i for i in range(31))]
+        own, factor = min(fits, key=lambda fit: sum(fit[0]))
+        fitted = sum(own) / len(fens)
         line = (f"{net}: pearson {pearson([clip(s) for s in scores], [clip(r) for r in ref]):.4f}"
                 f"  mse {raw:.5f}  fitted {fitted:.5f} at x{factor:.2f}")
         if first is None:
@@ -193,4 +164,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except RuntimeError as e:
+        sys.exit(str(e))
