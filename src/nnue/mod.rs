@@ -87,7 +87,10 @@ mod tests {
                 "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 500,
             ),
-            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 200),
+            (
+                "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQk - 0 1",
+                300,
+            ),
         ] {
             let pos = Position::from_fen(fen).expect("valid FEN");
             assert!(evaluate(&pos) > least, "{fen}: {}", evaluate(&pos));

@@ -14,6 +14,7 @@
 //! evaluation at the leaves, so a mate or a lost piece is found as anywhere else.
 
 use crate::board::{Bitboard, Color, PieceType, Position, Square};
+use crate::movegen::count_legal;
 
 /// The score of king, bishop and knight against king before the lone king is driven:
 /// a won ending, below any mate score and above what the network gives a minor piece
@@ -35,6 +36,18 @@ const KQKR_EDGE: i32 = 20;
 /// Per step (king moves) the queen's king stands closer to the rook's.
 const KQKR_CLOSE: i32 = 10;
 
+/// The score of a lone king against mating material before the material is counted
+/// and the king driven: won, like king, bishop and knight against king.
+const LONE_BASE: i32 = 1000;
+/// The winning side's material, per piece, counted so that the search keeps it and
+/// promotes pawns to queens: pawn, knight, bishop, rook, queen.
+const LONE_MATERIAL: [i32; 5] = [100, 300, 300, 500, 900];
+/// Per unit of nearness to an edge: 18 less the squares of the lone king's distances to
+/// the nearest file edge and rank edge (0 in the centre, 18 in a corner).
+const LONE_EDGE: i32 = 4;
+/// Per step (king moves) the winning king stands closer to the lone king.
+const LONE_CLOSE: i32 = 20;
+
 /// An ending scored by rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {
@@ -44,6 +57,8 @@ pub enum Rule {
     WrongBishop,
     /// King and queen against king and rook.
     Kqkr,
+    /// A lone king against mating material.
+    LoneKing,
 }
 
 impl Rule {
@@ -53,6 +68,7 @@ impl Rule {
             Self::Kbnk => "KBNvK",
             Self::WrongBishop => "wrong bishop and rook pawns vK",
             Self::Kqkr => "KQvKR",
+            Self::LoneKing => "lone king",
         }
     }
 }
@@ -90,7 +106,9 @@ pub fn known_rule(pos: &Position) -> Option<(Rule, i32)> {
             .into_iter()
             .find(|&c| pos.color(c).count() == 1)?;
         let strong = weak.flip();
-        wrong_bishop(pos, strong, weak).map(|s| (Rule::WrongBishop, strong, s))
+        wrong_bishop(pos, strong, weak)
+            .map(|s| (Rule::WrongBishop, strong, s))
+            .or_else(|| lone_king(pos, strong, weak).map(|s| (Rule::LoneKing, strong, s)))
     })?;
     Some((
         rule,
@@ -171,6 +189,52 @@ fn wrong_bishop(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
     (promotion_dark != bishop_dark && king_distance(pos.king(weak), promotion) <= 1).then_some(0)
 }
 
+/// A lone king (of `weak`, the caller's check) against a queen, a rook, bishops on both
+/// colours or bishop and knight, with anything more: won, more so with more material,
+/// the lone king nearer an edge and the kings closer; a draw (0) when the lone king is
+/// to move and stalemated. Pawns alone, knights alone or bishops of one colour are left
+/// to the network (they may not win).
+fn lone_king(pos: &Position, strong: Color, weak: Color) -> Option<i32> {
+    let count = |kind| pos.colored(strong, kind).count() as i32;
+    let bishops = pos.colored(strong, PieceType::Bishop);
+    let both_colours =
+        (bishops & Bitboard::DARK_SQUARES).any() && (bishops & !Bitboard::DARK_SQUARES).any();
+    let mating = count(PieceType::Queen) > 0
+        || count(PieceType::Rook) > 0
+        || both_colours
+        || (bishops.any() && count(PieceType::Knight) > 0);
+    if !mating {
+        return None;
+    }
+    if pos.side_to_move() == weak && !pos.in_check() && count_legal(pos) == 0 {
+        return Some(0);
+    }
+    let material: i32 = [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ]
+    .into_iter()
+    .zip(LONE_MATERIAL)
+    .map(|(kind, value)| count(kind) * value)
+    .sum();
+    let lone = pos.king(weak);
+    let edge_distance = |x: i32| x.min(7 - x);
+    let (file, rank) = (
+        edge_distance(i32::from(lone.file())),
+        edge_distance(i32::from(lone.rank())),
+    );
+    let apart = king_distance(pos.king(strong), lone);
+    Some(
+        LONE_BASE
+            + material
+            + LONE_EDGE * (18 - file * file - rank * rank)
+            + LONE_CLOSE * (7 - apart),
+    )
+}
+
 /// King moves from `a` to `b`.
 fn king_distance(a: Square, b: Square) -> i32 {
     let files = (i32::from(a.file()) - i32::from(b.file())).abs();
@@ -226,12 +290,13 @@ mod tests {
         assert_eq!(eval("1k6/8/P7/P7/8/8/8/2B1K3 b - - 0 1"), Some(0));
         // h1 is light for black's h-pawn; a dark-squared bishop (f8) never covers it.
         assert_eq!(eval("5b2/8/8/8/4k3/7p/8/6K1 w - - 0 1"), Some(0));
-        // The right bishop, a king too far, another pawn or piece: the network decides.
+        // The right bishop, a king too far, another pawn: the network decides.
         assert_eq!(eval("k7/8/8/P7/8/8/8/3BK3 w - - 0 1"), None);
         assert_eq!(eval("8/8/3k4/P7/8/8/8/2B1K3 w - - 0 1"), None);
         assert_eq!(eval("k7/8/8/P7/8/8/1P6/2B1K3 w - - 0 1"), None);
-        assert_eq!(eval("k7/8/8/P7/8/8/8/2BNK3 w - - 0 1"), None);
         assert_eq!(eval("k7/7p/8/P7/8/8/8/2B1K3 w - - 0 1"), None);
+        // With a knight as well, the lone king rule scores it (won).
+        assert!(eval("k7/8/8/P7/8/8/8/2BNK3 w - - 0 1") > Some(LONE_BASE));
     }
 
     #[test]
@@ -251,12 +316,43 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_king_loses_more_the_nearer_the_edge_and_the_kings() {
+        // Kings four steps apart: the lone king in the centre, at an edge, in a corner.
+        let centre = eval("8/8/8/3k4/8/8/8/R3K3 w - - 0 1").expect("KRK");
+        let edge = eval("8/8/8/7k/8/8/8/R3K3 w - - 0 1").expect("KRK");
+        let other_edge = eval("8/8/8/k3K3/8/8/8/1R6 w - - 0 1").expect("KRK");
+        let corner = eval("k7/8/8/4K3/8/8/8/1R6 w - - 0 1").expect("KRK");
+        // Two steps apart.
+        let closer = eval("k7/8/2K5/8/8/8/8/1R6 w - - 0 1").expect("KRK");
+        assert!(centre > LONE_BASE, "{centre}");
+        assert_eq!(edge, other_edge);
+        assert!(
+            centre < edge && edge < corner && corner < closer,
+            "{centre} {edge} {corner} {closer}"
+        );
+        // The position: a rook up is won, whatever the network makes of it.
+        assert!(eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 1") > Some(LONE_BASE));
+        // More material scores more: a queen over a rook, a pawn more, a promotion.
+        let queen = eval("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1").expect("KQK");
+        let pawn = eval("8/8/8/3k4/8/8/P7/R3K3 w - - 0 1").expect("KRPK");
+        assert!(queen > centre && pawn > centre, "{queen} {pawn} {centre}");
+        // Bishops of both colours, bishop and knight with a pawn; black the stronger.
+        assert!(eval("8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1") > Some(LONE_BASE));
+        assert!(eval("8/8/8/3k4/8/8/P7/2B1KN2 w - - 0 1") > Some(LONE_BASE));
+        assert_eq!(eval("8/8/8/3k4/8/8/8/R3K3 b - - 0 1"), Some(-centre));
+        assert_eq!(eval("r3k3/8/8/8/3K4/8/8/8 b - - 0 1"), Some(centre));
+        // Stalemate is a draw; the same king in check (mate) is left to the search.
+        assert_eq!(eval("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), Some(0));
+        assert!(eval("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1") < Some(-LONE_BASE));
+    }
+
+    #[test]
     fn other_positions_are_left_to_the_network() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1",
+            "8/8/8/3k4/8/8/8/2B1K1B1 w - - 0 1",
             "8/8/8/3k4/8/8/8/2N1KN2 w - - 0 1",
-            "8/8/8/3k4/8/8/8/2R1K3 w - - 0 1",
+            "8/8/8/3k4/8/8/PPP5/2N1K3 w - - 0 1",
             "8/8/8/3k4/8/8/8/2B1K1n1 w - - 0 1",
             "8/8/8/3k4/8/2r5/8/4KRQ1 w - - 0 1",
             "8/8/8/3k4/8/2q5/8/4K1Q1 w - - 0 1",
