@@ -330,7 +330,8 @@ mod tests {
             centre < edge && edge < corner && corner < closer,
             "{centre} {edge} {corner} {closer}"
         );
-        // The position: a rook up is won, whatever the network makes of it.
+        // The position the network's unit test checked before: won, whatever the
+        // network makes of it.
         assert!(eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 1") > Some(LONE_BASE));
         // More material scores more: a queen over a rook, a pawn more, a promotion.
         let queen = eval("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1").expect("KQK");
