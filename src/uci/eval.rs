@@ -55,9 +55,15 @@ mod tests {
             "{out:?}"
         );
         assert!(out[2].contains("side to move -"), "{out:?}");
-        let check = Position::from_fen("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1").expect("valid");
+        let check = Position::from_fen("4k3/8/8/8/8/8/4q3/4K1N1 w - - 0 1").expect("valid");
         let out = lines(&check);
         assert_eq!(out[1], "Endgame rule: none");
         assert_eq!(out.len(), 4);
+        let lone = Position::from_fen("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1").expect("valid");
+        let out = lines(&lone);
+        assert!(
+            out[1].starts_with("Endgame rule: lone king, white -"),
+            "{out:?}"
+        );
     }
 }
