@@ -344,7 +344,8 @@ mod tests {
         assert_eq!(eval("r3k3/8/8/8/3K4/8/8/8 b - - 0 1"), Some(centre));
         // Stalemate is a draw; the same king in check (mate) is left to the search.
         assert_eq!(eval("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), Some(0));
-        assert!(eval("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1") < Some(-LONE_BASE));
+        let mated = eval("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1").expect("KQK");
+        assert!(mated < -LONE_BASE, "{mated}");
     }
 
     #[test]
