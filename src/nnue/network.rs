@@ -255,10 +255,8 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw")]
     fn output_avx512(&self, acc: &super::Accumulator, stm: Color, bucket: usize) -> i32 {
-        let us = &acc.values[stm.index()];
-        let them = &acc.values[stm.flip().index()];
-        let weights = &self.out_weights[bucket];
-        let sum = screlu_dot_avx512(us, &weights[0]) + screlu_dot_avx512(them, &weights[1]);
+        let [(us, w_us), (them, w_them)] = self.views(acc, stm, bucket);
+        let sum = screlu_dot_avx512(us, w_us) + screlu_dot_avx512(them, w_them);
         self.scale_output(sum, bucket)
     }
 
@@ -274,11 +272,25 @@ impl Network {
     /// and the result saturates.
     #[inline(always)]
     fn output(&self, acc: &super::Accumulator, stm: Color, bucket: usize) -> i32 {
-        let us = &acc.values[stm.index()];
-        let them = &acc.values[stm.flip().index()];
-        let weights = &self.out_weights[bucket];
-        let sum = screlu_dot(us, &weights[0]) + screlu_dot(them, &weights[1]);
+        let [(us, w_us), (them, w_them)] = self.views(acc, stm, bucket);
+        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
         self.scale_output(sum, bucket)
+    }
+
+    /// Each view's accumulator beside its output weights of `bucket`: the side to
+    /// move's first, then the other side's (every output path pairs them so).
+    #[inline(always)]
+    fn views<'a>(
+        &'a self,
+        acc: &'a super::Accumulator,
+        stm: Color,
+        bucket: usize,
+    ) -> [(&'a [i16; HIDDEN], &'a [i16; HIDDEN]); 2] {
+        let weights = &self.out_weights[bucket];
+        [
+            (&acc.values[stm.index()], &weights[0]),
+            (&acc.values[stm.flip().index()], &weights[1]),
+        ]
     }
 
     /// The output in centipawns from the two views' dots summed (`sum`), saturated.
