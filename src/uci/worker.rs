@@ -112,11 +112,14 @@ impl Worker {
         let (exit_tx, exited) = crossbeam_channel::bounded(1);
         let finished = Arc::new(AtomicU64::new(0));
         let done = Arc::clone(&finished);
+        // The network in use now, read on the caller's thread: read on the worker's, it
+        // could already be one an `EvalFile` sent after the first `go` put in its place.
+        let network = crate::nnue::network();
         let handle = std::thread::Builder::new()
             .name("uci-worker".into())
             .stack_size(crate::threads::STACK_BYTES)
             .spawn(move || {
-                let mut state = State::new(hash_mb, slot, out.clone());
+                let mut state = State::new(hash_mb, slot, out.clone(), network);
                 for ticket in receiver {
                     let id = ticket.id;
                     let outcome =
@@ -211,8 +214,8 @@ struct State {
 }
 
 impl State {
-    fn new(hash_mb: usize, slot: TableSlot, out: Output) -> Self {
-        let network = crate::nnue::network();
+    /// A searcher of `hash_mb` MB evaluating with `network`.
+    fn new(hash_mb: usize, slot: TableSlot, out: Output, network: Arc<Network>) -> Self {
         let mut searcher = Searcher::new(hash_mb);
         searcher.set_network(Arc::clone(&network));
         Self {
@@ -235,6 +238,7 @@ impl State {
             self.searcher.hash_mb(),
             Arc::clone(&self.slot),
             self.out.clone(),
+            Arc::clone(&self.network),
         );
         for job in [
             Job::SetThreads(self.threads),
@@ -243,7 +247,6 @@ impl State {
             Job::SetSkill(self.skill),
             Job::SetShowWdl(self.show_wdl),
             Job::SetSyzygy(self.syzygy),
-            Job::SetNetwork(Arc::clone(&self.network)),
         ] {
             state.run(job, &Control::default());
         }
