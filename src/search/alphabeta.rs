@@ -31,6 +31,9 @@ pub struct Search<'a> {
     pub pos: Position,
     /// Keys of the positions before the current one (game history, then the path).
     keys: Vec<u64>,
+    /// The index in `keys` of the first position after the path's last null move (0
+    /// without one): repetitions are looked for from there on only.
+    null_floor: usize,
     heur: &'a mut Heuristics,
     /// The clock.
     pub clock: Clock,
@@ -118,6 +121,7 @@ impl<'a> Search<'a> {
         Self {
             pos: pos.clone(),
             keys,
+            null_floor: 0,
             heur,
             clock,
             shared,
@@ -321,7 +325,9 @@ impl<'a> Search<'a> {
         // Children inherit the path's double extensions; the move loop adds its own.
         self.doubles[ply + 1] = self.doubles[ply];
         if !root {
-            if insufficient_material(&self.pos) || is_repetition(&self.pos, &self.keys) {
+            if insufficient_material(&self.pos)
+                || is_repetition(&self.pos, &self.keys, ply, self.null_floor)
+            {
                 return 0;
             }
             // The fifty-move rule draws only when the side to move is not mated: a
@@ -451,11 +457,13 @@ impl<'a> Search<'a> {
                     + depth / nmp_depth_divisor()
                     + ((static_eval - beta) / nmp_eval_divisor()).min(nmp_eval_max());
                 self.keys.push(key);
+                let floor = std::mem::replace(&mut self.null_floor, self.keys.len());
                 self.acc.push_null(ply);
                 self.moved[ply] = PieceTo::NONE;
                 let undo = self.pos.make_null();
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, true, None);
                 self.pos.unmake_null(&undo);
+                self.null_floor = floor;
                 self.keys.pop();
                 if self.aborted {
                     return 0;

@@ -3,16 +3,26 @@
 
 use crate::board::{Bitboard, PieceType, Position};
 
-/// Whether the position repeats one in `keys` (the keys of the positions before it,
-/// oldest first), looking back only as far as the last capture or pawn move.
+/// Whether the position at `ply` is a draw by repetition, by Stockfish's rule: it
+/// repeats a position of the search path after the root, or a position of the game
+/// (the root included) that had itself occurred before, so that this is its third
+/// time. A repetition of a game position only once, which the side to move there may
+/// still avoid the next time, is not a draw. `keys` holds the keys of the positions
+/// before this one, oldest first: the game's, then the path's; the search compares
+/// only those from index `floor` on (the positions after the path's last null move,
+/// which no real game could repeat through) and since the last capture or pawn move.
 #[inline]
-pub fn is_repetition(pos: &Position, keys: &[u64]) -> bool {
+pub fn is_repetition(pos: &Position, keys: &[u64], ply: usize, floor: usize) -> bool {
     let key = pos.key();
-    let reach = (pos.halfmove_clock() as usize).min(keys.len());
+    let reach = (pos.halfmove_clock() as usize).min(keys.len().saturating_sub(floor));
     let mut back = 2;
+    let mut seen = false;
     while back <= reach {
         if keys[keys.len() - back] == key {
-            return true;
+            if back < ply || seen {
+                return true;
+            }
+            seen = true;
         }
         back += 2;
     }
@@ -40,6 +50,57 @@ pub fn insufficient_material(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The keys of the positions before `moves` are made from `fen`, and the position
+    /// after them.
+    fn walk(fen: &str, moves: &[&str]) -> (Position, Vec<u64>) {
+        let mut pos = Position::from_fen(fen).expect("valid FEN");
+        let mut keys = Vec::new();
+        for text in moves {
+            keys.push(pos.key());
+            pos.try_play(text).expect("legal move");
+        }
+        (pos, keys)
+    }
+
+    const SHUFFLE: [&str; 8] = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ];
+
+    #[test]
+    fn a_repetition_inside_the_search_is_a_draw() {
+        // The position after two plies again after six.
+        let (pos, keys) = walk(crate::board::START_FEN, &SHUFFLE[..6]);
+        // The root after the first ply: the earlier one is on the search path.
+        assert!(is_repetition(&pos, &keys, 5, 0));
+        // The root after two plies is the position itself: once repeated, not a draw
+        // (Stockfish's rule too).
+        assert!(!is_repetition(&pos, &keys, 4, 0));
+        // The root after three plies: a game position, repeated once.
+        assert!(!is_repetition(&pos, &keys, 3, 0));
+    }
+
+    #[test]
+    fn a_game_position_repeated_once_is_not_a_draw_but_twice_is() {
+        // Four plies played in the game, the root; two more plies searched.
+        let (pos, keys) = walk(crate::board::START_FEN, &SHUFFLE[..4]);
+        assert!(
+            !is_repetition(&pos, &keys, 2, 0),
+            "second time: the game goes on"
+        );
+        let (pos, keys) = walk(crate::board::START_FEN, &SHUFFLE[..8]);
+        assert!(is_repetition(&pos, &keys, 2, 0), "third time: a draw");
+    }
+
+    #[test]
+    fn nothing_before_the_floor_or_the_last_irreversible_move_counts() {
+        let (pos, keys) = walk(crate::board::START_FEN, &SHUFFLE[..6]);
+        assert!(is_repetition(&pos, &keys, 5, 0));
+        assert!(
+            !is_repetition(&pos, &keys, 5, 3),
+            "the ply-2 position is below the floor"
+        );
+    }
 
     #[test]
     fn dead_positions() {

@@ -116,27 +116,40 @@ fn perpetual_check_is_a_draw() {
     assert_eq!(last_score(&lines), "cp 0", "{lines:?}");
 }
 
-#[test]
-fn game_history_counts_for_repetition() {
-    // 1. Nf3 Nf6 2. Ng1 Ng8: white to move; 3. Nf3 repeats the position after 1. Nf3.
+/// The history and the position after the knights' shuffle
+/// `1. Nf3 Nf6 2. Ng1 Ng8` played `times` times from the start.
+fn shuffled(times: usize) -> (Position, Vec<u64>) {
     let mut p = Position::startpos();
     let mut history = Vec::new();
-    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
-        history.push(p.key());
-        let m = mv(&p, m);
-        p.play(m);
+    for _ in 0..times {
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            history.push(p.key());
+            let m = mv(&p, m);
+            p.play(m);
+        }
     }
-    let nf3 = mv(&p, "g1f3");
-    let only_nf3 = |d| Limits {
+    (p, history)
+}
+
+#[test]
+fn game_history_counts_for_repetition_the_third_time() {
+    // After the shuffle twice, 3. Nf3 brings the position after 1. Nf3 about the
+    // third time: a draw. After it once, the second time: the game goes on (Stockfish's
+    // rule; black may still avoid the next repetition), so the score is not a draw's.
+    let only_nf3 = |p: &Position, d| Limits {
         depth: Some(d),
-        searchmoves: vec![nf3],
+        searchmoves: vec![mv(p, "g1f3")],
         ..Default::default()
     };
-    let (result, lines) = go(&p, &history, only_nf3(6));
-    assert_eq!(result.best, Some(nf3));
+    let (p, history) = shuffled(2);
+    let (result, lines) = go(&p, &history, only_nf3(&p, 6));
+    assert_eq!(result.best, Some(mv(&p, "g1f3")));
     assert_eq!(last_score(&lines), "cp 0", "{lines:?}");
-    // Without the game's history the same move is no draw.
-    let (_, lines) = go(&p, &[], only_nf3(6));
+    let (p, history) = shuffled(1);
+    let (_, lines) = go(&p, &history, only_nf3(&p, 6));
+    assert_ne!(last_score(&lines), "cp 0", "{lines:?}");
+    // Without the game's history the same move is no draw either.
+    let (_, lines) = go(&p, &[], only_nf3(&p, 6));
     assert_ne!(last_score(&lines), "cp 0", "{lines:?}");
 }
 
