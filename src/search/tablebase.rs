@@ -9,6 +9,7 @@
 //! A tablebase win at ply n scores `TB_WIN` - n: below every mate, above every
 //! evaluation, and sooner wins (sooner conversions) score higher.
 
+use super::draw::is_repetition;
 use super::score::{MATE_BOUND, TB_WIN};
 use super::tt::Bound;
 use crate::board::{Move, Position};
@@ -155,13 +156,9 @@ fn draw_after(pos: &Position, history: &[u64], mv: Move) -> bool {
     }
     let mut keys = history.to_vec();
     keys.push(pos.key());
-    let reach = (after.halfmove_clock() as usize).min(keys.len());
-    // Twice before: the move makes it three times.
-    keys[keys.len() - reach..]
-        .iter()
-        .filter(|&&k| k == after.key())
-        .count()
-        >= 2
+    // One ply past the root every earlier position is the game's: a draw only the
+    // third time.
+    is_repetition(&after, &keys, 1, 0)
 }
 
 /// Whether a position since the last capture or pawn move, `pos` included, stood on
