@@ -102,7 +102,6 @@ mod tests {
         );
         // The same position eight plies back: beyond reach with six plies since the
         // last capture or pawn move, within it with eight.
-        let (pos, _) = walk(crate::board::START_FEN, &SHUFFLE[..6]);
         assert_eq!(pos.halfmove_clock(), 6);
         let keys: Vec<u64> = std::iter::once(pos.key()).chain(1..=7).collect();
         assert!(!is_repetition(&pos, &keys, 100, 0));

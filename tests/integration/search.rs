@@ -133,8 +133,8 @@ fn shuffled(times: usize) -> (Position, Vec<u64>) {
 
 #[test]
 fn game_history_counts_for_repetition_the_third_time() {
-    // After the shuffle twice, 3. Nf3 brings the position after 1. Nf3 about the
-    // third time: a draw. After it once, the second time: the game goes on (Stockfish's
+    // After the shuffle twice, 3. Nf3 brings back the position after 1. Nf3 for
+    // the third time: a draw. After it once, the second time: the game goes on (Stockfish's
     // rule; black may still avoid the next repetition), so the score is not a draw's.
     let only_nf3 = |p: &Position, d| Limits {
         depth: Some(d),
